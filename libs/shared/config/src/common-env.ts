@@ -1,0 +1,31 @@
+import { bool, int, oneOf, str } from './env';
+
+// Variables every service reads. Service-specific ones live in the service's own config file.
+export const commonEnv = {
+  NODE_ENV: oneOf(['development', 'test', 'production'] as const, { default: 'development' }),
+  ONRAMP_MODE: oneOf(['sandbox', 'production'] as const, { default: 'sandbox' }),
+  DATABASE_URL: str(),
+  KAFKA_BROKERS: str({ default: '127.0.0.1:9092' }),
+  KAFKA_PARTITIONS: int({ default: 12, min: 1 }),
+  KAFKA_REPLICATION_FACTOR: int({ default: 1, min: 1 }),
+  LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error'] as const, { default: 'info' }),
+  HOST: str({ default: '127.0.0.1' }),
+  JWT_ISSUER: str({ default: 'onramp-auth' }),
+  JWT_AUDIENCE: str({ default: 'onramp-api' }),
+  AUTH_URL: str({ default: 'http://127.0.0.1:3010' }),
+  EVENT_TRANSPORT: oneOf(['kafka'] as const, { default: 'kafka' }),
+  TRUST_PROXY: bool({ default: true }),
+};
+
+// Internal ports of the services behind the gateway; public ports are the gateway's.
+export const defaultPorts = {
+  base: 3000,
+  kyc: 3001,
+  admin: 3002,
+  auth: 3010,
+  kycService: 3011,
+  orders: 3012,
+  paymentIngest: 3013,
+  chainSettlement: 3014,
+  webhookDispatch: 3015,
+} as const;

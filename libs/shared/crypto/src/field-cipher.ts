@@ -1,0 +1,45 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// AES-256-GCM for secrets and PII at rest. Output: "v1.<keyId>.<iv>.<tag>.<ciphertext>" (base64url),
+// so a key rotation can tell which key sealed a value.
+export class FieldCipher {
+  private readonly key: Buffer;
+  readonly keyId: string;
+
+  constructor(keyMaterial: string) {
+    this.key = parseKey(keyMaterial);
+    this.keyId = createHash('sha256').update(this.key).digest('base64url').slice(0, 8);
+  }
+
+  encrypt(plaintext: string, associatedData = ''): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(associatedData));
+    const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return ['v1', this.keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  }
+
+  decrypt(sealed: string, associatedData = ''): string {
+    const [version, keyId, iv, tag, ct] = sealed.split('.');
+    if (version !== 'v1' || keyId !== this.keyId) throw new Error('sealed value was not produced with this key');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(associatedData));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+// Accepts 32 bytes as 64 hex chars or base64/base64url; anything else fails at boot.
+export function parseKey(material: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(material) ? Buffer.from(material, 'hex') : Buffer.from(material, 'base64');
+  if (key.length !== 32) throw new Error('encryption key must be 32 bytes (64 hex chars or base64)');
+  return key;
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return timingSafeEqual(x, y);
+}
+
+export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
