@@ -1,0 +1,40 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+
+import { EventEnvelope } from './envelope';
+import { EVENT_PAYLOAD_CLASSES, EventMap, EventType } from './event-map';
+
+export class InvalidEventError extends Error {}
+
+function isEventType(type: string): type is EventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_PAYLOAD_CLASSES, type);
+}
+
+// Consumers validate before acting: a malformed event is dead-lettered, never half-applied.
+export function parseEnvelope(raw: string | Buffer): EventEnvelope<EventType, EventMap[EventType]> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString());
+  } catch {
+    throw new InvalidEventError('event value is not JSON');
+  }
+  if (typeof value !== 'object' || value === null) throw new InvalidEventError('event value is not an object');
+  const env = value as Partial<EventEnvelope>;
+  if (typeof env.id !== 'string' || typeof env.type !== 'string' || typeof env.merchantId !== 'string') {
+    throw new InvalidEventError('event envelope lacks id, type or merchantId');
+  }
+  if (!isEventType(env.type)) throw new InvalidEventError(`unknown event type ${env.type}`);
+  const data = validatePayload(env.type, env.data);
+  return { ...(env as EventEnvelope), type: env.type, data };
+}
+
+export function validatePayload<K extends EventType>(type: K, data: unknown): EventMap[K] {
+  if (typeof data !== 'object' || data === null) throw new InvalidEventError(`${type}: data is not an object`);
+  const instance = plainToInstance(EVENT_PAYLOAD_CLASSES[type] as new () => object, data) as EventMap[K];
+  const errors = validateSync(instance as object, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const detail = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    throw new InvalidEventError(`${type}: ${detail.join('; ')}`);
+  }
+  return data as EventMap[K];
+}

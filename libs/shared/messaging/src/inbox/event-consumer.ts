@@ -1,0 +1,108 @@
+import { Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { deadLetterTopic, EventEnvelope, EventMap, EventType, InvalidEventError, parseEnvelope } from '@onramp/contracts';
+
+import { ConsumedRecord, EventTransport } from '../transport/event-transport';
+
+export type EventHandler<K extends EventType> = (
+  event: EventEnvelope<K, EventMap[K]>,
+  manager: EntityManager,
+) => Promise<void>;
+
+export interface EventConsumerOptions {
+  schema: string;
+  groupId: string; // one consumer group per service
+  maxAttempts?: number;
+  retryBaseDelayMs?: number;
+}
+
+// Runs each handler in one transaction with the inbox mark of the event id, so a redelivered event
+// is a no-op and a half-applied one is impossible. A handler that keeps failing is dead-lettered
+// with its error after bounded retries; the partition moves on.
+export class EventConsumer {
+  private readonly log = new Logger(EventConsumer.name);
+  private readonly handlers = new Map<string, EventHandler<EventType>>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transport: EventTransport,
+    private readonly opts: EventConsumerOptions,
+  ) {}
+
+  on<K extends EventType>(type: K, handler: EventHandler<K>): void {
+    if (this.handlers.has(type)) throw new Error(`a handler for ${type} is already registered`);
+    this.handlers.set(type, handler as unknown as EventHandler<EventType>);
+  }
+
+  hasHandlers(): boolean {
+    return this.handlers.size > 0;
+  }
+
+  async start(): Promise<void> {
+    if (!this.hasHandlers()) return;
+    await this.transport.subscribe({
+      groupId: this.opts.groupId,
+      topics: [...this.handlers.keys()],
+      handle: (record) => this.handle(record),
+    });
+  }
+
+  async handle(record: ConsumedRecord): Promise<void> {
+    let event: EventEnvelope<EventType, EventMap[EventType]>;
+    try {
+      event = parseEnvelope(record.value);
+    } catch (err) {
+      await this.deadLetter(record, err as Error, 1);
+      return;
+    }
+    const handler = this.handlers.get(event.type);
+    if (!handler) return;
+
+    const maxAttempts = this.opts.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.applyOnce(event, handler);
+        return;
+      } catch (err) {
+        if (err instanceof InvalidEventError || attempt >= maxAttempts) {
+          await this.deadLetter(record, err as Error, attempt);
+          return;
+        }
+        const delay = (this.opts.retryBaseDelayMs ?? 200) * 2 ** (attempt - 1);
+        this.log.warn(`${event.type} ${event.id} attempt ${attempt} failed (${(err as Error).message}); retry in ${delay} ms`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  private async applyOnce(event: EventEnvelope<EventType, EventMap[EventType]>, handler: EventHandler<EventType>) {
+    await this.dataSource.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING RETURNING event_id`,
+        [this.opts.groupId, event.id, event.type],
+      );
+      if (inserted.length === 0) return; // already handled: a redelivery
+      await handler(event, manager);
+    });
+  }
+
+  private async deadLetter(record: ConsumedRecord, err: Error, attempts: number): Promise<void> {
+    this.log.error(`dead-lettering ${record.topic}@${record.partition}:${record.offset} after ${attempts} attempt(s): ${err.message}`);
+    await this.transport.publish([
+      {
+        topic: deadLetterTopic(record.topic),
+        key: record.key,
+        value: record.value,
+        headers: {
+          ...record.headers,
+          'dlq-error': err.message.slice(0, 2000),
+          'dlq-consumer': this.opts.groupId,
+          'dlq-attempts': String(attempts),
+          'dlq-source': `${record.topic}@${record.partition}:${record.offset}`,
+        },
+      },
+    ]);
+  }
+}

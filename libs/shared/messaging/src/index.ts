@@ -1,0 +1,7 @@
+export * from './ids';
+export * from './transport/event-transport';
+export * from './transport/kafka.transport';
+export * from './outbox/outbox-writer';
+export * from './outbox/outbox-relay';
+export * from './inbox/event-consumer';
+export * from './messaging.module';

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+
+import { Kafka, logLevel } from 'kafkajs';
+import { Client } from 'pg';
+import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+
+import { deadLetterTopic, EventEnvelope, Topics } from '@onramp/contracts';
+import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
+
+import { EventConsumer } from './inbox/event-consumer';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { OutboxWriter } from './outbox/outbox-writer';
+import { KafkaTransport } from './transport/kafka.transport';
+
+const SCHEMA = 'msgtest';
+
+class InitMessaging1700000000000 implements MigrationInterface {
+  name = 'InitMessaging1700000000000';
+  async up(qr: QueryRunner): Promise<void> {
+    await createMessagingTables(qr, SCHEMA);
+    await qr.query(`CREATE TABLE "${SCHEMA}"."effects" (order_uuid UUID NOT NULL, event_id UUID NOT NULL)`);
+  }
+  async down(qr: QueryRunner): Promise<void> {
+    await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
+  }
+}
+
+async function freshDatabase(): Promise<string> {
+  const base = process.env.DATABASE_URL!;
+  const name = `msg_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function until(pred: () => Promise<boolean>, ms = 30000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await pred()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+}
+
+describe('outbox relay and idempotent consumer over real Kafka and Postgres', () => {
+  let ds: DataSource;
+  let transport: KafkaTransport;
+  let relay: OutboxRelay;
+  const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+
+  beforeAll(async () => {
+    ds = await openServiceDataSource({ url: await freshDatabase(), schema: SCHEMA, entities: [], migrations: [InitMessaging1700000000000] });
+    transport = new KafkaTransport({ brokers, clientId: 'msgtest', partitions: 3, replicationFactor: 1 });
+    await transport.connect();
+    relay = new OutboxRelay(ds, transport, { schema: SCHEMA, idleDelayMs: 50 });
+    relay.start();
+  });
+
+  afterAll(async () => {
+    await relay.stop();
+    await transport.disconnect();
+    await ds.destroy();
+  });
+
+  it('publishes a committed event once, applies it once even when delivered twice, and dead-letters a poison one', async () => {
+    const orderUuid = randomUUID();
+    const writer = new OutboxWriter(SCHEMA);
+    const consumer = new EventConsumer(ds, transport, { schema: SCHEMA, groupId: `msgtest-${randomUUID()}`, maxAttempts: 2, retryBaseDelayMs: 10 });
+    const seen: EventEnvelope[] = [];
+    consumer.on(Topics.TransferFailed, async (event, manager) => {
+      if (event.data.orderUuid !== orderUuid) return;
+      if (event.data.reason === 'poison') throw new Error('handler cannot apply this');
+      seen.push(event);
+      await manager.query(`INSERT INTO "${SCHEMA}"."effects" VALUES ($1, $2)`, [orderUuid, event.id]);
+    });
+    await consumer.start();
+
+    // A rolled-back transaction leaves no event behind.
+    await ds
+      .transaction(async (m) => {
+        await writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '1', reason: 'rolled back' } });
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+
+    const envelope = await ds.transaction((m) =>
+      writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' } }),
+    );
+    relay.nudge();
+    await until(async () => (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length === 1);
+
+    // Redeliver the exact same record: the inbox makes it a no-op.
+    await transport.publish([{ topic: Topics.TransferFailed, key: orderUuid, value: JSON.stringify(envelope), headers: {} }]);
+
+    // A poison event goes to the DLQ after bounded retries, carrying the error.
+    const kafka = new Kafka({ brokers, clientId: 'dlq-reader', logLevel: logLevel.NOTHING });
+    const dlqConsumer = kafka.consumer({ groupId: `dlq-${randomUUID()}` });
+    await dlqConsumer.connect();
+    await dlqConsumer.subscribe({ topic: deadLetterTopic(Topics.TransferFailed), fromBeginning: true });
+    const dead: string[] = [];
+    await dlqConsumer.run({
+      eachMessage: async ({ message }) => {
+        if (message.value?.toString().includes(orderUuid)) dead.push(message.headers?.['dlq-error']?.toString() ?? '');
+      },
+    });
+    await ds.transaction((m) =>
+      writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '0', reason: 'poison' } }),
+    );
+    relay.nudge();
+    await until(async () => dead.length === 1);
+    await dlqConsumer.disconnect();
+
+    const effects = await ds.query(`SELECT event_id FROM "${SCHEMA}"."effects" WHERE order_uuid = $1`, [orderUuid]);
+    expect(effects).toHaveLength(1);
+    expect(seen.map((e) => e.data)).toEqual([{ orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' }]);
+    expect(dead[0]).toContain('handler cannot apply this');
+    const unpublished = await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox" WHERE published_at IS NULL`);
+    expect(unpublished[0].n).toBe(0);
+  });
+});

@@ -1,0 +1,98 @@
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { EventTransport } from '../transport/event-transport';
+
+interface OutboxRow {
+  seq: string;
+  topic: string;
+  key: string;
+  envelope: unknown;
+  headers: Record<string, string>;
+}
+
+export interface OutboxRelayOptions {
+  schema: string;
+  batchSize?: number;
+  idleDelayMs?: number;
+}
+
+// Publishes committed outbox rows in commit order and marks them sent. One relay per schema works
+// at a time (advisory lock), so events of one order never overtake each other. A crash between
+// publish and mark re-publishes: consumers are idempotent by event id.
+export class OutboxRelay {
+  private readonly log = new Logger(OutboxRelay.name);
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transport: EventTransport,
+    private readonly opts: OutboxRelayOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  // Lets a writer skip the idle wait after it committed an event.
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        const sent = await this.drainOnce();
+        failures = 0;
+        if (sent === 0) await this.sleep(this.opts.idleDelayMs ?? 100);
+      } catch (err) {
+        failures++;
+        this.log.warn(`outbox relay (${this.opts.schema}) failed, retrying: ${(err as Error).message}`);
+        await this.sleep(Math.min(5000, 200 * 2 ** Math.min(failures, 5)));
+      }
+    }
+  }
+
+  async drainOnce(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [
+        `${this.opts.schema}.outbox`,
+      ]);
+      if (!locked) return 0;
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT seq, topic, key, envelope, headers FROM "${this.opts.schema}"."outbox"
+         WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
+        [this.opts.batchSize ?? 200],
+      );
+      if (rows.length === 0) return 0;
+      await this.transport.publish(
+        rows.map((r) => ({ topic: r.topic, key: r.key, value: JSON.stringify(r.envelope), headers: r.headers })),
+      );
+      await manager.query(`UPDATE "${this.opts.schema}"."outbox" SET published_at = now() WHERE seq = ANY($1::bigint[])`, [
+        rows.map((r) => r.seq),
+      ]);
+      return rows.length;
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,28 @@
+export interface TransportRecord {
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+export interface ConsumedRecord extends TransportRecord {
+  partition: number;
+  offset: string;
+}
+
+export interface SubscribeOptions {
+  groupId: string;
+  topics: string[];
+  handle: (record: ConsumedRecord) => Promise<void>;
+}
+
+// What services see of the broker. Kafka in distributed mode; the choice is configuration.
+export interface EventTransport {
+  connect(): Promise<void>;
+  publish(records: TransportRecord[]): Promise<void>;
+  subscribe(opts: SubscribeOptions): Promise<void>;
+  isConsuming(): boolean;
+  disconnect(): Promise<void>;
+}
+
+export const EVENT_TRANSPORT = Symbol('EVENT_TRANSPORT');

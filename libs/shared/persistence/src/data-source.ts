@@ -1,0 +1,49 @@
+import { Client } from 'pg';
+import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+
+export interface ServiceDataSourceOptions {
+  url: string;
+  schema: string; // each service owns exactly one schema
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+  poolSize?: number;
+}
+
+export function serviceDataSourceOptions(opts: ServiceDataSourceOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: opts.url,
+    schema: opts.schema,
+    entities: opts.entities,
+    migrations: opts.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false, // schemas change only through migrations
+    logging: ['error', 'migration'],
+    extra: { max: opts.poolSize ?? 10, application_name: `onramp-${opts.schema}` },
+  };
+}
+
+// The schema must exist before TypeORM can put its migrations table into it.
+export async function ensureSchema(url: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } catch (err) {
+    // Two services booting at once can race on CREATE SCHEMA; the loser sees a unique violation.
+    if ((err as { code?: string }).code !== '23505') throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openServiceDataSource(opts: ServiceDataSourceOptions): Promise<DataSource> {
+  await ensureSchema(opts.url, opts.schema);
+  const ds = new DataSource(serviceDataSourceOptions(opts));
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'each' });
+  return ds;
+}

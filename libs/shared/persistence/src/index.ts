@@ -1,0 +1,5 @@
+export * from './data-source';
+export * from './pg-errors';
+export * from './messaging-tables';
+export * from './idempotency-store';
+export * from './typeorm-root';
