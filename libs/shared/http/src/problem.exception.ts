@@ -1,0 +1,69 @@
+import { HttpException } from '@nestjs/common';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  errors?: FieldError[];
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export const titleFor = (status: number): string => TITLES[status] ?? 'Error';
+
+// The one error type of our HTTP edges; rendered as RFC 9457 application/problem+json.
+export class ProblemException extends HttpException {
+  constructor(
+    status: number,
+    detail?: string,
+    readonly extras: { type?: string; title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail ?? titleFor(status), status);
+  }
+
+  toBody(instance?: string): ProblemBody {
+    const status = this.getStatus();
+    return {
+      type: this.extras.type ?? 'about:blank',
+      title: this.extras.title ?? titleFor(status),
+      status,
+      detail: this.message,
+      ...(instance ? { instance } : {}),
+      ...(this.extras.errors ? { errors: this.extras.errors } : {}),
+    };
+  }
+}
+
+export const badRequest = (detail: string, errors?: FieldError[]) =>
+  new ProblemException(400, detail, { type: 'https://onramp.dev/problems/validation', errors });
+export const notFound = (detail = 'resource not found') =>
+  new ProblemException(404, detail, { type: 'https://onramp.dev/problems/not-found' });
+export const unprocessable = (detail: string, type = 'https://onramp.dev/problems/business-rule') =>
+  new ProblemException(422, detail, { type });
+export const conflict = (detail: string) => new ProblemException(409, detail, { type: 'https://onramp.dev/problems/conflict' });
+export const unauthorized = (detail = 'a valid Bearer token is required') =>
+  new ProblemException(401, detail, {
+    type: 'https://onramp.dev/problems/unauthorized',
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });

@@ -1,0 +1,32 @@
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+
+import { badRequest, FieldError } from './problem.exception';
+
+function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((e) => {
+    const field = prefix ? `${prefix}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...flatten(e.children ?? [], field)];
+  });
+}
+
+// Validates DTOs and answers 400 problem+json with one entry per bad field.
+export class ProblemValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      transform: true,
+      forbidUnknownValues: true,
+      exceptionFactory: (errors) => badRequest('the request has invalid fields', flatten(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
+      if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
+        throw badRequest('the request body must be a JSON object');
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
