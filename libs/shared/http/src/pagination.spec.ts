@@ -1,0 +1,29 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+
+import { PaginationQuery, setPaginationHeaders } from './pagination';
+
+describe('pagination', () => {
+  const parse = (q: Record<string, string>) => {
+    const v = plainToInstance(PaginationQuery, q);
+    return { value: v, errors: validateSync(v) };
+  };
+
+  it('defaults to limit 50 offset 0 and rejects limit above 50, 0, negatives and junk', () => {
+    expect(parse({}).value).toMatchObject({ limit: 50, offset: 0 });
+    expect(parse({ limit: '10', offset: '20' }).value).toMatchObject({ limit: 10, offset: 20 });
+    for (const q of [{ limit: '51' }, { limit: '0' }, { offset: '-1' }, { limit: 'abc' }, { limit: '1.5' }]) {
+      expect(parse(q).errors.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('sets X-Total-Count and RFC 8288 links', () => {
+    const headers: Record<string, string> = {};
+    const reply = { header: (k: string, v: string) => ((headers[k] = v), reply) };
+    setPaginationHeaders({ url: '/kyc/get-all?limit=2&offset=2' } as never, reply as never, { total: 5, limit: 2, offset: 2 });
+    expect(headers['X-Total-Count']).toBe('5');
+    expect(headers.Link).toContain('</kyc/get-all?limit=2&offset=0>; rel="prev"');
+    expect(headers.Link).toContain('</kyc/get-all?limit=2&offset=4>; rel="next"');
+    expect(headers.Link).toContain('</kyc/get-all?limit=2&offset=4>; rel="last"');
+  });
+});
