@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+// Anvil's default mnemonic ("test test ... junk") accounts: public keys known to everyone, never for real funds.
+export const ANVIL_DEPLOYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export const ANVIL_HOT_WALLET_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+export const ANVIL_ACCOUNT_2_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+export const ANVIL_ACCOUNT_3_KEY = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
+export const ANVIL_DEFAULT_CHAIN_ID = 31337;
+
+export interface StartAnvilOptions {
+  port?: number; // 0 or undefined: a free port
+  chainId?: number;
+  blockTimeSeconds?: number; // undefined: mine a block per transaction
+  stateFile?: string; // loaded at start, dumped at stop
+  startTimeoutMs?: number;
+}
+
+export interface AnvilHandle {
+  rpcUrl: string;
+  chainId: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const OUTPUT_LIMIT = 8_000;
+const STOP_GRACE_MS = 5_000;
+
+export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHandle> {
+  const port = opts.port || (await freePort());
+  const chainId = opts.chainId ?? ANVIL_DEFAULT_CHAIN_ID;
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'];
+  if (opts.blockTimeSeconds !== undefined) args.push('--block-time', String(opts.blockTimeSeconds));
+  if (opts.stateFile) args.push('--state', opts.stateFile);
+
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk: Buffer): void => {
+    output = (output + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  let exitCode: number | undefined; // set once the process is gone
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', (code) => {
+      exitCode = code ?? -1;
+      resolve();
+    });
+    child.once('error', (err) => {
+      collect(Buffer.from(`spawn error: ${err.message}\n`));
+      exitCode = -1;
+      resolve();
+    });
+  });
+
+  // A normal exit of the parent must not leave anvil running (a SIGKILLed parent is the caller's problem).
+  // SIGTERM, not SIGKILL: anvil exits promptly and still dumps --state.
+  const killOnExit = (): void => void child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+
+  const stop = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
+    if (exitCode !== undefined) return;
+    child.kill('SIGTERM'); // lets anvil dump --state
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForRpc(rpcUrl, opts.startTimeoutMs ?? 20_000, () => exitCode);
+  } catch (err) {
+    await stop();
+    throw new Error(
+      `anvil did not start on ${rpcUrl}: ${(err as Error).message}\n--- anvil output ---\n${output}`,
+    );
+  }
+  return { rpcUrl, chainId, pid: child.pid ?? -1, stop };
+}
+
+export function anvilBinary(): string {
+  if (process.env['ANVIL_BIN']) return process.env['ANVIL_BIN'];
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  let pkgDir: string;
+  try {
+    pkgDir = dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    throw new Error(
+      `No anvil binary for ${process.platform}-${process.arch}: npm package ${pkg} is not installed ` +
+        `(it is an optional dependency of @foundry-rs/anvil). Install it or set ANVIL_BIN.`,
+    );
+  }
+  const bin = join(pkgDir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+  if (!existsSync(bin)) throw new Error(`${pkg} is installed but ${bin} is missing (postinstall skipped?)`);
+  return bin;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('could not allocate a port'))));
+    });
+  });
+}
+
+async function waitForRpc(
+  rpcUrl: string,
+  timeoutMs: number,
+  exitCode: () => number | undefined,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'no answer';
+  while (Date.now() < deadline) {
+    if (exitCode() !== undefined) throw new Error(`anvil exited with code ${String(exitCode())}`);
+    try {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+        signal: AbortSignal.timeout(1_000),
+      });
+      if (res.ok) return;
+      lastError = `HTTP ${res.status}`;
+    } catch (err) {
+      lastError = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms (${lastError})`);
+}

@@ -1,0 +1,16 @@
+export {
+  ANVIL_ACCOUNT_2_KEY,
+  ANVIL_ACCOUNT_3_KEY,
+  ANVIL_DEFAULT_CHAIN_ID,
+  ANVIL_DEPLOYER_KEY,
+  ANVIL_HOT_WALLET_KEY,
+  anvilBinary,
+  freePort,
+  startAnvil,
+} from './anvil';
+export type { AnvilHandle, StartAnvilOptions } from './anvil';
+export { ERC20_ABI, TEST_USDC_ABI, TEST_USDC_ADMIN_ABI, USDC_DECIMALS } from './erc20';
+export { bootstrapLocalChain, deployTestUsdc, localProvider, setEthBalance } from './local-chain';
+export type { BootstrapLocalChainOptions } from './local-chain';
+export { compileTestUsdc, TEST_USDC_SOURCE_PATH } from './test-usdc-artifact';
+export type { ContractArtifact } from './test-usdc-artifact';

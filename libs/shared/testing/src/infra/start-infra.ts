@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+
+import { startChain } from './chain';
+import { startKafka } from './kafka';
+import { startPostgres } from './postgres';
+
+export interface StartInfraOptions {
+  // Persistent state (Postgres cluster, Kafka topics, anvil state) under this directory;
+  // default: throw-away directories removed on stop.
+  dataDir?: string;
+  postgres?: boolean; // each defaults to true
+  kafka?: boolean;
+  chain?: boolean;
+  chainPort?: number; // `npm start` pins anvil to :8545 (DESIGN.md); tests take a free port
+}
+
+export interface InfraHandle {
+  // DATABASE_URL, KAFKA_BROKERS, RPC_URL, CHAIN_ID, USDC_ADDRESS, SETTLEMENT_SIGNER_KEY, USDC_OWNER_KEY
+  env: Record<string, string>;
+  // how each piece was provided and how long it took, for logs
+  report: Array<{ name: string; source: string; ms: number }>;
+  stop(): Promise<void>;
+}
+
+interface Started {
+  name: string;
+  source: string;
+  ms: number;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+// Starts the three servers in parallel. Each one honours its env var (an existing server) first,
+// then Docker, then a local process. If any fails, the others are stopped before rethrowing.
+export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHandle> {
+  const dir = (name: string): string | undefined => (opts.dataDir ? join(opts.dataDir, name) : undefined);
+  const starts: Array<Promise<Started>> = [];
+  if (opts.postgres !== false) {
+    starts.push(
+      timed('postgres', async () => {
+        const pg = await startPostgres({ dataDir: dir('postgres') });
+        return { source: pg.source, env: { DATABASE_URL: pg.url }, stop: pg.stop };
+      }),
+    );
+  }
+  if (opts.kafka !== false) {
+    starts.push(
+      timed('kafka', async () => {
+        const kafka = await startKafka({ kafkaHome: dir('kafka') });
+        return { source: kafka.source, env: { KAFKA_BROKERS: kafka.brokers }, stop: kafka.stop };
+      }),
+    );
+  }
+  if (opts.chain !== false) {
+    starts.push(
+      timed('chain', async () => {
+        const chain = await startChain({ dataDir: dir('chain'), port: opts.chainPort });
+        const env = {
+          RPC_URL: chain.rpcUrl,
+          CHAIN_ID: String(chain.chainId),
+          USDC_ADDRESS: chain.usdcAddress,
+          SETTLEMENT_SIGNER_KEY: chain.hotWalletKey,
+          USDC_OWNER_KEY: chain.deployerKey,
+        };
+        return { source: chain.source, env, stop: chain.stop };
+      }),
+    );
+  }
+
+  const results = await Promise.allSettled(starts);
+  const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const stop = once(() => stopAll(started));
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length > 0) {
+    await stop().catch(() => undefined);
+    throw new Error(
+      `infrastructure failed to start:\n${failures.map((f) => (f instanceof Error ? f.message : String(f))).join('\n')}`,
+    );
+  }
+  return {
+    env: Object.assign({}, ...started.map((s) => s.env)) as Record<string, string>,
+    report: started.map(({ name, source, ms }) => ({ name, source, ms })),
+    stop,
+  };
+}
+
+async function timed(name: string, start: () => Promise<Omit<Started, 'name' | 'ms'>>): Promise<Started> {
+  const t0 = Date.now();
+  try {
+    return { name, ...(await start()), ms: Date.now() - t0 };
+  } catch (err) {
+    throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
+async function stopAll(started: Started[]): Promise<void> {
+  const results = await Promise.allSettled(started.map((s) => s.stop()));
+  const errors = results.flatMap((r, i) =>
+    r.status === 'rejected' ? [`${started[i]?.name}: ${String(r.reason)}`] : [],
+  );
+  if (errors.length > 0) throw new Error(`infrastructure did not stop cleanly:\n${errors.join('\n')}`);
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

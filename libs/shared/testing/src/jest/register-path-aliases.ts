@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import Module from 'node:module';
+import { join } from 'node:path';
+
+import { findRepoRoot } from '../infra/run-dir';
+
+// Jest's moduleNameMapper only applies inside test files; globalSetup/globalTeardown load through
+// Node's own require, so the tsconfig path aliases (@onramp/*) are mapped here for that code.
+const root = findRepoRoot();
+const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as {
+  compilerOptions: { paths?: Record<string, string[]> };
+};
+const aliases = new Map(
+  Object.entries(compilerOptions.paths ?? {}).flatMap(([alias, [target]]) =>
+    target ? [[alias, join(root, target)]] : [],
+  ),
+);
+
+type Resolve = (request: string, ...rest: unknown[]) => string;
+const moduleInternals = Module as unknown as { _resolveFilename: Resolve };
+const original = moduleInternals._resolveFilename;
+moduleInternals._resolveFilename = function resolveWithAliases(request: string, ...rest: unknown[]): string {
+  return original.call(this, aliases.get(request) ?? request, ...rest);
+};
