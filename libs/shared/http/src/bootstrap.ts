@@ -2,7 +2,6 @@ import { INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 
-import { sendProblem } from './problem.filter';
 import { ProblemDetailsFilter } from './problem.filter';
 import { ProblemValidationPipe } from './validation.pipe';
 
@@ -34,11 +33,13 @@ export async function createHttpApp(module: unknown, opts: HttpServiceOptions): 
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: LEVELS[opts.logLevel ?? 'info'] ?? LEVELS.info,
     bufferLogs: false,
+    // The parsers are ours (fastify's JSON + the form parser above); Nest's own would re-register
+    // application/x-www-form-urlencoded at init() and fail with "already present".
+    bodyParser: false,
   });
-  fastify.setErrorHandler((err, req, reply) => sendProblem(reply, err, req.url.split('?')[0]));
-  fastify.setNotFoundHandler((req, reply) =>
-    sendProblem(reply, Object.assign(new Error('no such route'), { statusCode: 404 }), req.url.split('?')[0]),
-  );
+  // No fastify.setNotFoundHandler/setErrorHandler here: Nest installs its own at init() (a second
+  // not-found handler throws), and both of Nest's route through the global filter below, so unknown
+  // routes and Fastify body errors (413/415/400) still come out as problem+json.
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(new ProblemValidationPipe());
   app.enableShutdownHooks();

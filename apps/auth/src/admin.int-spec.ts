@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+
+import { createDatabase } from '@onramp/testing';
+
+import {
+  ADMIN_KEY,
+  AuthHarness,
+  basic,
+  bootAuth,
+  Jwk,
+  setEnv,
+  startAuthHarness,
+} from './testing/auth-harness';
+
+describe('auth admin API and boot (real Postgres)', () => {
+  let h: AuthHarness;
+
+  beforeAll(async () => {
+    h = await startAuthHarness();
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('refuses the admin API without the admin key', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-admin-key': 'wrong' }]) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/admin/merchants',
+        headers,
+        payload: { name: 'x' },
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+    }
+    expect((await h.admin('GET', '/admin/merchants')).statusCode).toBe(200);
+  });
+
+  it('lists merchants newest first, paginated, without secrets', async () => {
+    const a = await h.createMerchant('List One');
+    const b = await h.createMerchant('List Two');
+    const res = await h.admin('GET', '/admin/merchants?limit=2');
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(3); // + the demo merchant
+    const rows = res.json<Array<Record<string, unknown>>>();
+    expect(rows.map((r) => r.merchantId)).toEqual([b.merchantId, a.merchantId]);
+    expect(Object.keys(rows[0]).sort()).toEqual(['createdAt', 'merchantId', 'name']);
+    expect((await h.admin('GET', '/admin/merchants?limit=51')).statusCode).toBe(400);
+  });
+
+  it('rotates a merchant secret: the old one stops working at once', async () => {
+    const m = await h.createMerchant('Rotating Inc');
+    const res = await h.admin('POST', `/admin/merchants/${m.merchantId}/rotate-secret`);
+    expect(res.statusCode).toBe(200);
+    const rotated = res.json<{ merchantId: string; merchantSecret: string }>();
+    expect(rotated.merchantId).toBe(m.merchantId);
+    expect((await h.token(basic(m.merchantId, m.merchantSecret))).statusCode).toBe(401);
+    expect((await h.token(basic(m.merchantId, rotated.merchantSecret))).statusCode).toBe(200);
+
+    expect((await h.admin('POST', `/admin/merchants/${randomUUID()}/rotate-secret`)).statusCode).toBe(404);
+    expect((await h.admin('POST', '/admin/merchants/nope/rotate-secret')).statusCode).toBe(400);
+  });
+
+  it('seeds the demo merchant, and after a restart without ADMIN_API_KEY the admin API is off', async () => {
+    const demoAuth = basic(h.demo.id, h.demo.secret);
+    expect((await h.token(demoAuth)).statusCode).toBe(200);
+
+    setEnv({ ADMIN_API_KEY: undefined });
+    const second = await bootAuth();
+    try {
+      const res = await second.inject({
+        method: 'GET',
+        url: '/admin/merchants',
+        headers: { 'x-admin-key': ADMIN_KEY },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({
+        status: 503,
+        detail: expect.stringContaining('admin API disabled'),
+      });
+      const demo = await second.inject({
+        method: 'POST',
+        url: '/auth/token',
+        headers: { authorization: demoAuth },
+      });
+      expect(demo.statusCode).toBe(200);
+    } finally {
+      await second.close();
+      setEnv({ ADMIN_API_KEY: ADMIN_KEY });
+    }
+  });
+
+  it('creates exactly one active signing key when two instances boot at once without one', async () => {
+    const fresh = await createDatabase(h.databaseUrl);
+    setEnv({ DATABASE_URL: fresh });
+    const instances: NestFastifyApplication[] = [];
+    const client = new Client({ connectionString: fresh });
+    try {
+      // schema migrated by a first boot, then no key at all: the race is on key creation alone
+      await (await bootAuth()).close();
+      await client.connect();
+      await client.query(`DELETE FROM "auth"."signing_keys"`);
+      instances.push(...(await Promise.all([bootAuth(), bootAuth()])));
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM "auth"."signing_keys" WHERE active`,
+      );
+      expect(rows[0].n).toBe('1');
+      const [k1, k2] = await Promise.all(
+        instances.map(async (i) =>
+          (await i.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{ keys: Jwk[] }>(),
+        ),
+      );
+      expect(k1.keys).toHaveLength(1);
+      expect(k2.keys).toEqual(k1.keys);
+      expect(k1.keys[0]).toEqual({
+        kid: expect.any(String),
+        kty: 'EC',
+        crv: 'P-256',
+        x: expect.any(String),
+        y: expect.any(String),
+        alg: 'ES256',
+        use: 'sig',
+      });
+    } finally {
+      await client.end();
+      await Promise.all(instances.map((i) => i.close()));
+      setEnv({ DATABASE_URL: h.databaseUrl });
+    }
+  });
+});

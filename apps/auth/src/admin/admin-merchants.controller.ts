@@ -1,0 +1,67 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { badRequest, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+
+import { CreatedMerchant, CreateMerchantUseCase } from '../merchants/create-merchant.usecase';
+import { ListMerchantsUseCase, MerchantSummary } from '../merchants/list-merchants.usecase';
+import { RotateMerchantSecretUseCase } from '../merchants/rotate-merchant-secret.usecase';
+import { AdminApiKeyGuard } from './admin-api-key.guard';
+import { CreateMerchantDto } from './create-merchant.dto';
+
+@Controller('admin/merchants')
+@UseGuards(AdminApiKeyGuard)
+export class AdminMerchantsController {
+  constructor(
+    private readonly createMerchant: CreateMerchantUseCase,
+    private readonly listMerchants: ListMerchantsUseCase,
+    private readonly rotateSecret: RotateMerchantSecretUseCase,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  create(
+    @Body() dto: CreateMerchantDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreatedMerchant> {
+    void reply.header('Cache-Control', 'no-store');
+    return this.createMerchant.execute({ name: dto.name });
+  }
+
+  @Get()
+  async list(
+    @Query() page: PaginationQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MerchantSummary[]> {
+    const { items, total } = await this.listMerchants.execute(page);
+    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
+    return items;
+  }
+
+  @Post(':merchantId/rotate-secret')
+  @HttpCode(200)
+  rotate(
+    @Param(
+      'merchantId',
+      new ParseUUIDPipe({ exceptionFactory: () => badRequest('merchantId must be a UUID') }),
+    )
+    merchantId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ merchantId: string; merchantSecret: string }> {
+    void reply.header('Cache-Control', 'no-store');
+    return this.rotateSecret.execute(merchantId.toLowerCase());
+  }
+}

@@ -1,0 +1,22 @@
+import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+
+import { SigningKeysService, SigningKeySummary } from '../keys/signing-keys.service';
+import { AdminApiKeyGuard } from './admin-api-key.guard';
+
+// Key rotation: the new key signs from now on; the old one stays in the JWKS for the retention window.
+@Controller('admin/signing-keys')
+@UseGuards(AdminApiKeyGuard)
+export class AdminSigningKeysController {
+  constructor(private readonly keys: SigningKeysService) {}
+
+  @Get()
+  list(): Promise<SigningKeySummary[]> {
+    return this.keys.list();
+  }
+
+  @Post('rotate')
+  @HttpCode(200)
+  rotate(): Promise<SigningKeySummary> {
+    return this.keys.rotate();
+  }
+}

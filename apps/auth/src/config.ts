@@ -1,0 +1,87 @@
+import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { parseKey } from '@onramp/crypto';
+
+export const AUTH_SCHEMA = 'auth';
+
+// Sandbox only: lets `npm start` and tests run without a key; production refuses to boot without one.
+const SANDBOX_KEY_ENCRYPTION_KEY = '6f6e72616d702d73616e64626f782d617574682d6b65792d656e637279707421';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const authEnvSpec = {
+  NODE_ENV: commonEnv.NODE_ENV,
+  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
+  DATABASE_URL: commonEnv.DATABASE_URL,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  HOST: commonEnv.HOST,
+  JWT_ISSUER: commonEnv.JWT_ISSUER,
+  JWT_AUDIENCE: commonEnv.JWT_AUDIENCE,
+  AUTH_PORT: int({ default: defaultPorts.auth, min: 0, max: 65535 }),
+  AUTH_TOKEN_TTL_SECONDS: int({ default: 900, min: 1, max: 86400 }),
+  // How long a retired signing key stays in the JWKS, so tokens it signed still verify until they expire.
+  AUTH_RETIRED_KEY_RETENTION_SECONDS: int({ default: 86400, min: 0 }),
+  AUTH_KEY_ENCRYPTION_KEY: str({ optional: true }),
+  ADMIN_API_KEY: str({ optional: true }),
+  DEMO_MERCHANT_ID: str({ optional: true }),
+  DEMO_MERCHANT_SECRET: str({ optional: true }),
+};
+
+export interface AuthConfig {
+  mode: 'sandbox' | 'production';
+  databaseUrl: string;
+  logLevel: string;
+  host: string;
+  port: number;
+  issuer: string;
+  audience: string;
+  tokenTtlSeconds: number;
+  retiredKeyRetentionSeconds: number;
+  keyEncryptionKey: string;
+  adminApiKey?: string;
+  demoMerchant?: { id: string; secret: string };
+}
+
+export const AUTH_CONFIG = Symbol('AUTH_CONFIG');
+
+export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const env = loadEnv(authEnvSpec, source);
+  const production = env.ONRAMP_MODE === 'production';
+  const problems: string[] = [];
+
+  if (production && !env.AUTH_KEY_ENCRYPTION_KEY)
+    problems.push('AUTH_KEY_ENCRYPTION_KEY is required in production');
+  const keyEncryptionKey = env.AUTH_KEY_ENCRYPTION_KEY || SANDBOX_KEY_ENCRYPTION_KEY;
+  try {
+    parseKey(keyEncryptionKey);
+  } catch {
+    problems.push('AUTH_KEY_ENCRYPTION_KEY must be 32 bytes (64 hex chars or base64)');
+  }
+  if (production && env.ADMIN_API_KEY && env.ADMIN_API_KEY.length < 24) {
+    problems.push('ADMIN_API_KEY must be at least 24 characters in production');
+  }
+  if (Boolean(env.DEMO_MERCHANT_ID) !== Boolean(env.DEMO_MERCHANT_SECRET)) {
+    problems.push('DEMO_MERCHANT_ID and DEMO_MERCHANT_SECRET must be set together');
+  }
+  if (env.DEMO_MERCHANT_ID && !UUID_RE.test(env.DEMO_MERCHANT_ID))
+    problems.push('DEMO_MERCHANT_ID must be a UUID');
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+
+  return {
+    mode: env.ONRAMP_MODE,
+    databaseUrl: env.DATABASE_URL,
+    logLevel: env.LOG_LEVEL,
+    host: env.HOST,
+    port: env.AUTH_PORT,
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
+    retiredKeyRetentionSeconds: env.AUTH_RETIRED_KEY_RETENTION_SECONDS,
+    keyEncryptionKey,
+    adminApiKey: env.ADMIN_API_KEY || undefined,
+    demoMerchant: env.DEMO_MERCHANT_ID
+      ? { id: env.DEMO_MERCHANT_ID.toLowerCase(), secret: env.DEMO_MERCHANT_SECRET }
+      : undefined,
+  };
+}
+
+export const isUuid = (value: string): boolean => UUID_RE.test(value);

@@ -1,0 +1,135 @@
+import { createPrivateKey, KeyObject } from 'node:crypto';
+
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { FieldCipher } from '@onramp/crypto';
+
+import { AUTH_CONFIG, AuthConfig } from '../config';
+import { generateSigningKey, PublicJwk } from './key-material';
+import { SigningKeyEntity } from './signing-key.entity';
+
+export interface ActiveSigner {
+  kid: string;
+  privateKey: KeyObject;
+}
+
+export interface SigningKeySummary {
+  kid: string;
+  active: boolean;
+  createdAt: string;
+  retiredAt: string | null;
+}
+
+// One lock id for "who may create or rotate the active key": two instances booting at once
+// serialise here, and the partial unique index on `active` backs it up.
+const SIGNING_KEYS_LOCK = `SELECT pg_advisory_xact_lock(hashtext('auth.signing_keys'))`;
+
+@Injectable()
+export class SigningKeysService implements OnModuleInit {
+  private readonly log = new Logger(SigningKeysService.name);
+  private readonly cipher: FieldCipher;
+  private readonly decrypted = new Map<string, KeyObject>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
+  ) {
+    this.cipher = new FieldCipher(config.keyEncryptionKey);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.ensureActiveKey();
+    // Fail at boot, not at the first token request, when the key was sealed with another key.
+    await this.activeSigner();
+  }
+
+  async ensureActiveKey(): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(SIGNING_KEYS_LOCK);
+      const active = await manager.getRepository(SigningKeyEntity).countBy({ active: true });
+      if (active === 0) await this.insertNewKey(manager);
+    });
+  }
+
+  // Read on every issue (one indexed row), so a rotation done by another instance takes effect at once.
+  async activeSigner(): Promise<ActiveSigner> {
+    let row = await this.dataSource.getRepository(SigningKeyEntity).findOneBy({ active: true });
+    if (!row) {
+      await this.ensureActiveKey();
+      row = await this.dataSource.getRepository(SigningKeyEntity).findOneByOrFail({ active: true });
+    }
+    return { kid: row.kid, privateKey: this.privateKeyOf(row) };
+  }
+
+  async rotate(): Promise<SigningKeySummary> {
+    const created = await this.dataSource.transaction(async (manager) => {
+      await manager.query(SIGNING_KEYS_LOCK);
+      await manager.query(
+        `UPDATE "auth"."signing_keys" SET "active" = false, "retired_at" = now() WHERE "active"`,
+      );
+      return this.insertNewKey(manager);
+    });
+    return summary(created);
+  }
+
+  // Active key plus keys retired recently enough that tokens they signed may still be unexpired.
+  async publishedKeys(): Promise<PublicJwk[]> {
+    const rows = await this.dataSource
+      .getRepository(SigningKeyEntity)
+      .createQueryBuilder('k')
+      .where('k.active')
+      .orWhere(`k.retiredAt > now() - make_interval(secs => :secs)`, {
+        secs: this.config.retiredKeyRetentionSeconds,
+      })
+      .orderBy('k.createdAt', 'DESC')
+      .getMany();
+    return rows.map((r) => r.publicJwk);
+  }
+
+  async list(): Promise<SigningKeySummary[]> {
+    const rows = await this.dataSource.getRepository(SigningKeyEntity).find({ order: { createdAt: 'DESC' } });
+    return rows.map(summary);
+  }
+
+  private async insertNewKey(manager: EntityManager): Promise<SigningKeyEntity> {
+    const key = generateSigningKey();
+    const repo = manager.getRepository(SigningKeyEntity);
+    const row = repo.create({
+      kid: key.kid,
+      privateKeyEnc: this.cipher.encrypt(key.privateKeyPem, key.kid),
+      publicJwk: key.publicJwk,
+      createdAt: new Date(),
+      active: true,
+      retiredAt: null,
+    });
+    await repo.insert(row);
+    this.log.log(`created signing key ${key.kid}`);
+    return row;
+  }
+
+  private privateKeyOf(row: SigningKeyEntity): KeyObject {
+    const cached = this.decrypted.get(row.kid);
+    if (cached) return cached;
+    let pem: string;
+    try {
+      pem = this.cipher.decrypt(row.privateKeyEnc, row.kid);
+    } catch {
+      throw new Error(
+        `signing key ${row.kid} cannot be decrypted: AUTH_KEY_ENCRYPTION_KEY differs from the one that sealed it`,
+      );
+    }
+    const key = createPrivateKey(pem);
+    this.decrypted.set(row.kid, key);
+    return key;
+  }
+}
+
+function summary(row: SigningKeyEntity): SigningKeySummary {
+  return {
+    kid: row.kid,
+    active: row.active,
+    createdAt: row.createdAt.toISOString(),
+    retiredAt: row.retiredAt ? row.retiredAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { randomToken } from '@onramp/crypto';
+
+import { MerchantEntity } from './merchant.entity';
+import { SecretHasher } from './secret-hasher';
+
+export interface CreatedMerchant {
+  merchantId: string;
+  merchantSecret: string; // shown once; only its hash is kept
+  name: string;
+  createdAt: string;
+}
+
+@Injectable()
+export class CreateMerchantUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly hasher: SecretHasher,
+  ) {}
+
+  async execute(input: { name: string }): Promise<CreatedMerchant> {
+    const secret = randomToken();
+    const now = new Date();
+    const merchant: MerchantEntity = {
+      id: randomUUID(),
+      name: input.name,
+      secretHash: await this.hasher.hash(secret),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.dataSource.getRepository(MerchantEntity).insert(merchant);
+    return {
+      merchantId: merchant.id,
+      merchantSecret: secret,
+      name: merchant.name,
+      createdAt: now.toISOString(),
+    };
+  }
+}

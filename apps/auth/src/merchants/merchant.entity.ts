@@ -1,0 +1,20 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ schema: 'auth', name: 'merchants' })
+export class MerchantEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text')
+  name!: string;
+
+  // argon2id PHC string; the secret itself is never stored
+  @Column('text', { name: 'secret_hash' })
+  secretHash!: string;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,124 @@
+import { createPublicKey, randomUUID } from 'node:crypto';
+
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { decode, JwtPayload, verify } from 'jsonwebtoken';
+
+import { createDatabase } from '@onramp/testing';
+
+import { createAuthApp } from '../create-auth-app';
+
+// Integration-test helpers: the real auth app on a fresh database, and the calls tests repeat.
+export const ADMIN_KEY = 'integration-admin-key';
+
+export interface Jwk {
+  kid: string;
+  kty: string;
+  crv: string;
+  x: string;
+  y: string;
+  alg: string;
+  use: string;
+}
+
+export interface CreatedMerchant {
+  merchantId: string;
+  merchantSecret: string;
+  name: string;
+  createdAt: string;
+}
+
+export const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+export function setEnv(vars: Record<string, string | undefined>): void {
+  for (const [k, v] of Object.entries(vars)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+}
+
+export async function bootAuth(): Promise<NestFastifyApplication> {
+  const instance = await createAuthApp({ logLevel: 'warn' });
+  await instance.listen(0, '127.0.0.1');
+  return instance;
+}
+
+export interface AuthHarness {
+  app: NestFastifyApplication;
+  databaseUrl: string;
+  demo: { id: string; secret: string };
+  createMerchant(name: string): Promise<CreatedMerchant>;
+  token(
+    authorization: string,
+    extra?: { payload?: string; contentType?: string },
+  ): ReturnType<NestFastifyApplication['inject']>;
+  admin(method: 'GET' | 'POST', url: string): ReturnType<NestFastifyApplication['inject']>;
+  jwks(): Promise<{ keys: Jwk[] }>;
+  verifyWithJwks(accessToken: string): Promise<JwtPayload>;
+  stop(): Promise<void>;
+}
+
+// Boots auth with its own database and env; stop() closes it and restores process.env.
+export async function startAuthHarness(): Promise<AuthHarness> {
+  const savedEnv = { ...process.env };
+  const databaseUrl = await createDatabase(process.env.DATABASE_URL!);
+  const demo = { id: randomUUID(), secret: 'demo-secret-for-tests' };
+  setEnv({
+    DATABASE_URL: databaseUrl,
+    ONRAMP_MODE: 'sandbox',
+    ADMIN_API_KEY: ADMIN_KEY,
+    DEMO_MERCHANT_ID: demo.id,
+    DEMO_MERCHANT_SECRET: demo.secret,
+    AUTH_TOKEN_TTL_SECONDS: undefined,
+    AUTH_KEY_ENCRYPTION_KEY: undefined,
+    JWT_ISSUER: undefined,
+    JWT_AUDIENCE: undefined,
+  });
+  const app = await bootAuth();
+  setEnv({ AUTH_URL: await app.getUrl() });
+
+  const jwks = async () =>
+    (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{ keys: Jwk[] }>();
+  return {
+    app,
+    databaseUrl,
+    demo,
+    jwks,
+    async createMerchant(name) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/admin/merchants',
+        headers: { authorization: `Bearer ${ADMIN_KEY}` },
+        payload: { name },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json<CreatedMerchant>();
+    },
+    token: (authorization, extra = {}) =>
+      app.inject({
+        method: 'POST',
+        url: '/auth/token',
+        headers: { authorization, ...(extra.contentType ? { 'content-type': extra.contentType } : {}) },
+        payload: extra.payload,
+      }),
+    admin: (method, url) => app.inject({ method, url, headers: { 'x-admin-key': ADMIN_KEY } }),
+    async verifyWithJwks(accessToken) {
+      const kid = decode(accessToken, { complete: true })?.header.kid;
+      const jwk = (await jwks()).keys.find((k) => k.kid === kid);
+      if (!jwk) throw new Error(`kid ${String(kid)} is not in the JWKS`);
+      const publicKey = createPublicKey({
+        key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y },
+        format: 'jwk',
+      });
+      return verify(accessToken, publicKey, {
+        algorithms: ['ES256'],
+        issuer: 'onramp-auth',
+        audience: 'onramp-api',
+      }) as JwtPayload;
+    },
+    async stop() {
+      await app.close();
+      process.env = savedEnv;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { Body, Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
+import { FastifyRequest } from 'fastify';
+
+import { IssueTokenUseCase, TokenResponse } from './issue-token.usecase';
+
+@Controller('auth')
+export class TokenController {
+  constructor(private readonly issueToken: IssueTokenUseCase) {}
+
+  // Tokens must never be cached by a browser or an intermediary (RFC 6749 section 5.1).
+  @Post('token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  token(@Req() req: FastifyRequest, @Body() body: unknown): Promise<TokenResponse> {
+    return this.issueToken.execute({ authorization: req.headers.authorization, body });
+  }
+}

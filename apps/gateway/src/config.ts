@@ -1,0 +1,86 @@
+import { bool, commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { DEFAULT_BODY_LIMIT } from '@onramp/http';
+
+const port = (fallback: number) => int({ default: fallback, min: 0, max: 65535 });
+const localUrl = (p: number) => `http://127.0.0.1:${p}`;
+
+export const gatewayEnvSpec = {
+  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  GATEWAY_HOST: str({ default: '0.0.0.0' }),
+  BASE_PORT: port(defaultPorts.base),
+  KYC_PORT: port(defaultPorts.kyc),
+  ADMIN_PORT: port(defaultPorts.admin),
+  AUTH_URL: commonEnv.AUTH_URL,
+  KYC_SERVICE_URL: str({ default: localUrl(defaultPorts.kycService) }),
+  ORDERS_URL: str({ default: localUrl(defaultPorts.orders) }),
+  PAYMENT_INGEST_URL: str({ default: localUrl(defaultPorts.paymentIngest) }),
+  WEBHOOK_DISPATCH_URL: str({ default: localUrl(defaultPorts.webhookDispatch) }),
+  GATEWAY_BODY_LIMIT_BYTES: int({ default: DEFAULT_BODY_LIMIT, min: 1 }),
+  UPSTREAM_CONNECT_TIMEOUT_MS: int({ default: 3000, min: 1 }),
+  UPSTREAM_TIMEOUT_MS: int({ default: 30000, min: 1 }),
+  // Only behind an ingress that sets them: otherwise a client could forge its own X-Forwarded-For.
+  GATEWAY_TRUST_FORWARDED: bool({ default: false }),
+  GATEWAY_HOST_ROUTING: bool({ default: false }),
+  BASE_HOSTNAME: str({ optional: true }),
+  KYC_HOSTNAME: str({ optional: true }),
+};
+
+export type UpstreamName = 'auth' | 'kyc' | 'orders' | 'paymentIngest' | 'webhookDispatch';
+
+export interface GatewayConfig {
+  mode: 'sandbox' | 'production';
+  logLevel: string;
+  host: string;
+  ports: { base: number; kyc: number; admin: number };
+  upstreams: Record<UpstreamName, string>;
+  bodyLimit: number;
+  connectTimeoutMs: number;
+  upstreamTimeoutMs: number;
+  trustForwarded: boolean;
+  // Ingress deployments: one port, the listener picked by the Host header.
+  hostRouting?: { baseHostname: string; kycHostname: string };
+}
+
+export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const env = loadEnv(gatewayEnvSpec, source);
+  const upstreams: Record<UpstreamName, string> = {
+    auth: env.AUTH_URL,
+    kyc: env.KYC_SERVICE_URL,
+    orders: env.ORDERS_URL,
+    paymentIngest: env.PAYMENT_INGEST_URL,
+    webhookDispatch: env.WEBHOOK_DISPATCH_URL,
+  };
+  const problems: string[] = [];
+  const names: Record<UpstreamName, string> = {
+    auth: 'AUTH_URL',
+    kyc: 'KYC_SERVICE_URL',
+    orders: 'ORDERS_URL',
+    paymentIngest: 'PAYMENT_INGEST_URL',
+    webhookDispatch: 'WEBHOOK_DISPATCH_URL',
+  };
+  for (const [name, url] of Object.entries(upstreams) as [UpstreamName, string][]) {
+    if (!/^https?:\/\/[^/]+\/?$/.test(url))
+      problems.push(`${names[name]} must be an http(s) origin like http://127.0.0.1:3010, got "${url}"`);
+    upstreams[name] = url.replace(/\/$/, '');
+  }
+  if (env.GATEWAY_HOST_ROUTING && (!env.BASE_HOSTNAME || !env.KYC_HOSTNAME)) {
+    problems.push('GATEWAY_HOST_ROUTING needs BASE_HOSTNAME and KYC_HOSTNAME');
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+
+  return {
+    mode: env.ONRAMP_MODE,
+    logLevel: env.LOG_LEVEL,
+    host: env.GATEWAY_HOST,
+    ports: { base: env.BASE_PORT, kyc: env.KYC_PORT, admin: env.ADMIN_PORT },
+    upstreams,
+    bodyLimit: env.GATEWAY_BODY_LIMIT_BYTES,
+    connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
+    upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    trustForwarded: env.GATEWAY_TRUST_FORWARDED,
+    hostRouting: env.GATEWAY_HOST_ROUTING
+      ? { baseHostname: env.BASE_HOSTNAME, kycHostname: env.KYC_HOSTNAME }
+      : undefined,
+  };
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, request as httpRequest, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
+// Stand-ins for our own services, used only in the gateway's tests: the gateway is pure HTTP, so what matters is
+// what reaches the upstream (path, query, headers, body bytes) and what the client gets back.
+export interface Seen {
+  upstream: string;
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  bodySha256: string;
+  bodyLength: number;
+}
+
+export function startUpstream(name: string, seen: Seen[]): Promise<Server> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      seen.push({
+        upstream: name,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        bodySha256: createHash('sha256').update(body).digest('hex'),
+        bodyLength: body.length,
+      });
+      if (req.url?.startsWith('/orders/slow')) return; // never answers: the gateway must time out
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-upstream', name);
+      res.end(JSON.stringify({ upstream: name, url: req.url }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export const portOf = (server: Server) => (server.address() as AddressInfo).port;
+export const urlOf = (server: Server) => `http://127.0.0.1:${portOf(server)}`;
+
+export async function unusedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
+  const port = portOf(s);
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+export function nonLoopbackIPv4(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+}
+
+// Raw http.request so we control Content-Length vs chunked and see a reset as an error.
+export function post(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string | number>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString(),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export async function stopUpstream(server: Server | undefined): Promise<void> {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
