@@ -21,7 +21,8 @@ export function serviceDataSourceOptions(opts: ServiceDataSourceOptions): DataSo
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false, // schemas change only through migrations
-    logging: ['error', 'migration'],
+    // Not 'error': TypeORM would print failing queries with their parameters (PII, secrets).
+    logging: ['migration'],
     extra: { max: opts.poolSize ?? 10, application_name: `onramp-${opts.schema}` },
   };
 }

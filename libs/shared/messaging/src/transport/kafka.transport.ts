@@ -85,6 +85,7 @@ export class KafkaTransport implements EventTransport {
       allowAutoTopicCreation: false,
       sessionTimeout: 30000,
       heartbeatInterval: 3000,
+      maxWaitTimeInMs: 500, // an idle fetch returns quickly, so events flow fast and shutdown is short
     });
     this.consumers.push(consumer);
     consumer.on(consumer.events.GROUP_JOIN, () => {
