@@ -30,7 +30,9 @@ export async function startTestTokenIssuer(): Promise<TestTokenIssuer> {
   const kid = `test-${randomUUID()}`;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const forger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
-  const jwks = JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: JWT_ALGORITHM, use: 'sig' }] });
+  const jwks = JSON.stringify({
+    keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: JWT_ALGORITHM, use: 'sig' }],
+  });
 
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/.well-known/jwks.json') {
@@ -53,7 +55,11 @@ export async function startTestTokenIssuer(): Promise<TestTokenIssuer> {
       jwtid: randomUUID(),
     };
     const now = Math.floor(Date.now() / 1000);
-    const payload = { token_use: opts.tokenUse ?? ACCESS_TOKEN_USE, iat: now, exp: now + (opts.expiresInSeconds ?? 900) };
+    const payload = {
+      token_use: opts.tokenUse ?? ACCESS_TOKEN_USE,
+      iat: now,
+      exp: now + (opts.expiresInSeconds ?? 900),
+    };
     return sign(payload, key.export({ format: 'pem', type: 'pkcs8' }).toString(), options);
   };
 

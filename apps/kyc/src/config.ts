@@ -1,0 +1,53 @@
+import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { parseKey } from '@onramp/crypto';
+
+export const KYC_SCHEMA = 'kyc';
+
+// A fixed, public key so a sandbox starts with no setup; refused in production mode.
+export const DEV_KYC_ENCRYPTION_KEY = '6b79632d6465762d6b65792d6e6f742d666f722d70726f64756374696f6e2121';
+
+const kycEnv = {
+  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
+  DATABASE_URL: commonEnv.DATABASE_URL,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  HOST: commonEnv.HOST,
+  KYC_SERVICE_PORT: int({ default: defaultPorts.kycService, min: 0, max: 65535 }),
+  KYC_ENCRYPTION_KEY: str({ optional: true }),
+};
+
+export interface KycConfig {
+  mode: 'sandbox' | 'production';
+  databaseUrl: string;
+  logLevel: string;
+  host: string;
+  port: number;
+  encryptionKey: string;
+}
+
+export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfig {
+  const env = loadEnv(kycEnv, source);
+  const key = env.KYC_ENCRYPTION_KEY || (env.ONRAMP_MODE === 'sandbox' ? DEV_KYC_ENCRYPTION_KEY : '');
+  if (!key) throw new ConfigError('invalid configuration: KYC_ENCRYPTION_KEY is required in production mode');
+  if (env.ONRAMP_MODE === 'production' && key === DEV_KYC_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'invalid configuration: KYC_ENCRYPTION_KEY must not be the public development key in production',
+    );
+  }
+  try {
+    parseKey(key);
+  } catch {
+    throw new ConfigError(
+      'invalid configuration: KYC_ENCRYPTION_KEY must be 32 bytes (64 hex chars or base64)',
+    );
+  }
+  return {
+    mode: env.ONRAMP_MODE,
+    databaseUrl: env.DATABASE_URL,
+    logLevel: env.LOG_LEVEL,
+    host: env.HOST,
+    port: env.KYC_SERVICE_PORT,
+    encryptionKey: key,
+  };
+}
+
+export const KYC_CONFIG = Symbol('KYC_CONFIG');

@@ -1,0 +1,47 @@
+import { KycStatus } from '@onramp/contracts';
+
+import { KycUserEntity } from './kyc-user.entity';
+import { KycAddress, KycDocument, KycPii } from './kyc-pii';
+
+// DESIGN.md section 3: the request's fields plus uuid, status, statusReason?, createdAt, updatedAt.
+export interface KycUserResponse {
+  uuid: string;
+  externalId?: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  nationality: string;
+  email: string;
+  phone?: string;
+  address: KycAddress;
+  document?: KycDocument;
+  status: KycStatus;
+  statusReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function presentKycUser(user: KycUserEntity, pii: KycPii): KycUserResponse {
+  return {
+    uuid: user.uuid,
+    ...(user.externalId !== null ? { externalId: user.externalId } : {}),
+    firstName: pii.firstName,
+    lastName: pii.lastName,
+    dateOfBirth: pii.dateOfBirth,
+    nationality: pii.nationality,
+    email: pii.email,
+    ...(pii.phone !== undefined ? { phone: pii.phone } : {}),
+    address: {
+      line1: pii.address.line1,
+      ...(pii.address.line2 !== undefined ? { line2: pii.address.line2 } : {}),
+      city: pii.address.city,
+      postalCode: pii.address.postalCode,
+      country: pii.address.country,
+    },
+    ...(pii.document ? { document: { ...pii.document } } : {}),
+    status: user.status,
+    ...(user.statusReason !== null ? { statusReason: user.statusReason } : {}),
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}

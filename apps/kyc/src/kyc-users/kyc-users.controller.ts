@@ -1,0 +1,74 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
+import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+
+import { AddKycUserUseCase } from './add-kyc-user.usecase';
+import { AddKycUserDto } from './dto/add-kyc-user.dto';
+import { KycUserResponse } from './kyc-user.presenter';
+import { KycUsersQueries } from './kyc-users.queries';
+
+const uuidParam = new ParseUUIDPipe({
+  exceptionFactory: () =>
+    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
+});
+
+@Controller('kyc')
+@UseGuards(MerchantAuthGuard)
+export class KycUsersController {
+  constructor(
+    private readonly addKycUser: AddKycUserUseCase,
+    private readonly queries: KycUsersQueries,
+  ) {}
+
+  @Post('add')
+  @HttpCode(201)
+  async add(
+    @CurrentMerchant() merchantId: string,
+    @Body() input: AddKycUserDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    const response = await this.addKycUser.execute({ merchantId, input, rawBody: req.body, idempotencyKey });
+    void reply.status(response.status);
+    return response.body;
+  }
+
+  // Declared before ':uuid' so "get-all" is never read as a uuid.
+  @Get('get-all')
+  async list(
+    @CurrentMerchant() merchantId: string,
+    @Query() page: PaginationQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<KycUserResponse[]> {
+    const { items, total } = await this.queries.list(merchantId, page.limit, page.offset);
+    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
+    return items;
+  }
+
+  @Get(':uuid')
+  async get(
+    @CurrentMerchant() merchantId: string,
+    @Param('uuid', uuidParam) uuid: string,
+  ): Promise<KycUserResponse> {
+    const user = await this.queries.getOne(merchantId, uuid);
+    if (!user) throw notFound('KYC user not found');
+    return user;
+  }
+}

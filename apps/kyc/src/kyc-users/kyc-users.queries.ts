@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { KycUserEntity } from './kyc-user.entity';
+import { KycPiiCipher } from './kyc-pii';
+import { KycUserResponse, presentKycUser } from './kyc-user.presenter';
+
+// Reads are always scoped by merchant: another merchant's user is indistinguishable from none.
+@Injectable()
+export class KycUsersQueries {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cipher: KycPiiCipher,
+  ) {}
+
+  async findOne(merchantId: string, uuid: string): Promise<KycUserEntity | null> {
+    return this.dataSource.getRepository(KycUserEntity).findOneBy({ merchantId, uuid });
+  }
+
+  async getOne(merchantId: string, uuid: string): Promise<KycUserResponse | null> {
+    const user = await this.findOne(merchantId, uuid);
+    return user ? this.present(user) : null;
+  }
+
+  async list(
+    merchantId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: KycUserResponse[]; total: number }> {
+    const [users, total] = await this.dataSource.getRepository(KycUserEntity).findAndCount({
+      where: { merchantId },
+      order: { createdAt: 'DESC', uuid: 'DESC' },
+      take: limit,
+      skip: offset,
+    });
+    return { items: users.map((u) => this.present(u)), total };
+  }
+
+  private present(user: KycUserEntity): KycUserResponse {
+    return presentKycUser(user, this.cipher.open(user.uuid, user.pii));
+  }
+}

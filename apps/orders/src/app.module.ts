@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+
+import { MerchantAuthModule } from '@onramp/auth';
+import { HealthController } from '@onramp/http';
+import { MessagingModule } from '@onramp/messaging';
+import { systemClock } from '@onramp/orders-domain';
+import { typeOrmRootFor } from '@onramp/persistence';
+
+import { loadOrdersConfig, ORDERS_CONFIG, ORDERS_SCHEMA, ordersConsumerName } from './config';
+import { OrderEventsHandler } from './events/order-events.handler';
+import { CLOCK, OrderTransitions } from './events/order-transitions';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
+import { KycEligibility } from './kyc/kyc-eligibility';
+import { KycServiceClient } from './kyc/kyc-service.client';
+import { KycUserProjectionEntity } from './kyc/kyc-user-projection.entity';
+import { CreateOrders1750000200000 } from './migrations/1750000200000-create-orders';
+import { CreateOrderUseCase } from './orders/create-order.usecase';
+import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
+import { OrderEntity } from './orders/order.entity';
+import { OrdersController } from './orders/orders.controller';
+import { OrdersQueries } from './orders/orders.queries';
+
+@Module({
+  imports: [
+    typeOrmRootFor(() => ({
+      url: loadOrdersConfig().databaseUrl,
+      schema: ORDERS_SCHEMA,
+      entities: [OrderEntity, OrderStatusHistoryEntity, KycUserProjectionEntity],
+      migrations: [CreateOrders1750000200000],
+    })),
+    MessagingModule.forService({ schema: ORDERS_SCHEMA, service: ordersConsumerName() }),
+    MerchantAuthModule,
+  ],
+  controllers: [HealthController, OrdersController],
+  providers: [
+    { provide: ORDERS_CONFIG, useFactory: () => loadOrdersConfig() },
+    { provide: CLOCK, useValue: systemClock },
+    IdempotentRequests,
+    KycServiceClient,
+    KycEligibility,
+    CreateOrderUseCase,
+    OrdersQueries,
+    OrderTransitions,
+    OrderEventsHandler,
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,41 @@
+import { loadOrdersConfig, ordersConsumerName } from './config';
+
+const base = { DATABASE_URL: 'postgres://localhost/x' };
+
+describe('loadOrdersConfig', () => {
+  it('has working defaults', () => {
+    expect(loadOrdersConfig(base)).toMatchObject({
+      port: 3012,
+      amountBounds: { min: '1', max: '100000' },
+      collectionIban: 'DE89370400440532013000',
+      collectionBic: 'COBADEFFXXX',
+      kycServiceUrl: 'http://127.0.0.1:3011',
+    });
+    expect(ordersConsumerName({})).toBe('orders');
+  });
+
+  it('refuses bounds that make no sense, naming the variable', () => {
+    expect(() => loadOrdersConfig({ ...base, ORDER_MIN_AMOUNT: '0' })).toThrow(
+      'ORDER_MIN_AMOUNT must be greater than 0',
+    );
+    expect(() => loadOrdersConfig({ ...base, ORDER_MIN_AMOUNT: '10', ORDER_MAX_AMOUNT: '5' })).toThrow(
+      'must not exceed ORDER_MAX_AMOUNT',
+    );
+    expect(() => loadOrdersConfig({ ...base, ORDER_MAX_AMOUNT: '1e6' })).toThrow(
+      'ORDER_MAX_AMOUNT must be a decimal number',
+    );
+  });
+
+  it('refuses malformed collection account details', () => {
+    expect(() => loadOrdersConfig({ ...base, COLLECTION_IBAN: 'DE89 3704 0044 0532 0130 00' })).toThrow(
+      'COLLECTION_IBAN',
+    );
+    expect(() => loadOrdersConfig({ ...base, COLLECTION_BIC: 'COBA' })).toThrow('COLLECTION_BIC');
+  });
+
+  it('drops a trailing slash from the KYC service URL', () => {
+    expect(loadOrdersConfig({ ...base, KYC_SERVICE_URL: 'http://kyc:3011/' }).kycServiceUrl).toBe(
+      'http://kyc:3011',
+    );
+  });
+});

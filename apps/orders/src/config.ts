@@ -1,0 +1,60 @@
+import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { compareDecimal } from '@onramp/money';
+import { AmountBounds } from '@onramp/orders-domain';
+
+export const ORDERS_SCHEMA = 'orders';
+
+const ordersEnv = {
+  DATABASE_URL: commonEnv.DATABASE_URL,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  HOST: commonEnv.HOST,
+  ORDERS_PORT: int({ default: defaultPorts.orders, min: 0, max: 65535 }),
+  ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
+  ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),
+  COLLECTION_IBAN: str({ default: 'DE89370400440532013000' }),
+  COLLECTION_BIC: str({ default: 'COBADEFFXXX' }),
+  KYC_SERVICE_URL: str({ default: `http://127.0.0.1:${defaultPorts.kycService}` }),
+};
+
+export interface OrdersConfig {
+  databaseUrl: string;
+  logLevel: string;
+  host: string;
+  port: number;
+  amountBounds: AmountBounds;
+  collectionIban: string;
+  collectionBic: string;
+  kycServiceUrl: string;
+}
+
+export function loadOrdersConfig(source: NodeJS.ProcessEnv = process.env): OrdersConfig {
+  const env = loadEnv(ordersEnv, source);
+  const problems: string[] = [];
+  if (compareDecimal(env.ORDER_MIN_AMOUNT, '0') <= 0)
+    problems.push('ORDER_MIN_AMOUNT must be greater than 0');
+  if (compareDecimal(env.ORDER_MIN_AMOUNT, env.ORDER_MAX_AMOUNT) > 0)
+    problems.push('ORDER_MIN_AMOUNT must not exceed ORDER_MAX_AMOUNT');
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(env.COLLECTION_IBAN))
+    problems.push('COLLECTION_IBAN must be an IBAN without spaces');
+  if (!/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(env.COLLECTION_BIC))
+    problems.push('COLLECTION_BIC must be a BIC (8 or 11 characters)');
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  return {
+    databaseUrl: env.DATABASE_URL,
+    logLevel: env.LOG_LEVEL,
+    host: env.HOST,
+    port: env.ORDERS_PORT,
+    amountBounds: { min: env.ORDER_MIN_AMOUNT, max: env.ORDER_MAX_AMOUNT },
+    collectionIban: env.COLLECTION_IBAN,
+    collectionBic: env.COLLECTION_BIC,
+    kycServiceUrl: env.KYC_SERVICE_URL.replace(/\/+$/, ''),
+  };
+}
+
+// Kafka client id and consumer group (onramp-<name>). Read when AppModule is imported, so a test
+// that needs its own consumer group sets it before importing the module.
+export function ordersConsumerName(source: NodeJS.ProcessEnv = process.env): string {
+  return loadEnv({ ORDERS_CONSUMER_NAME: str({ default: 'orders' }) }, source).ORDERS_CONSUMER_NAME;
+}
+
+export const ORDERS_CONFIG = Symbol('ORDERS_CONFIG');

@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+
+import { Client } from 'pg';
+
+import { EventMap, EventType, Topics } from '@onramp/contracts';
+import { waitFor } from '@onramp/testing';
+
+import { EventPublisher } from '../testing/event-publisher';
+import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
+import {
+  ADDRESS,
+  COMPLETED_FIELDS,
+  CreatedOrder,
+  FAILED_FIELDS,
+  ISO_MILLIS,
+  paymentConfirmed,
+  transferSucceeded,
+  txHash,
+} from '../testing/settlement-fixtures';
+import { TopicRecorder } from '../testing/topic-recorder';
+
+describe('order settlement events (integration)', () => {
+  let t: OrdersTestApp;
+  let recorder: TopicRecorder;
+  let publisher: EventPublisher;
+  let db: Client;
+  const merchant = randomUUID();
+  const user = randomUUID();
+
+  const createOrder = async (amount = '100.10'): Promise<CreatedOrder> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/orders/create',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchant)}` },
+      payload: { amount, currency: 'EUR', recepientAddress: ADDRESS, kycUserUuid: user },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json();
+  };
+  const details = async (uuid: string) =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: `/orders/${uuid}/payment-details`,
+        headers: { authorization: `Bearer ${t.issuer.tokenFor(merchant)}` },
+      })
+    ).json();
+  const send = async <K extends EventType>(
+    type: K,
+    data: EventMap[K] & { orderUuid: string },
+    merchantId = merchant,
+  ) => {
+    const envelope = publisher.envelope(type, merchantId, data);
+    await publisher.publish(envelope, data.orderUuid);
+    return envelope;
+  };
+  const handled = (eventId: string) =>
+    waitFor(
+      async () =>
+        (await db.query(`SELECT 1 FROM orders.inbox WHERE event_id = $1`, [eventId])).rowCount === 1,
+      {
+        timeoutMs: 60_000,
+        description: `event ${eventId} to be handled`,
+      },
+    );
+  const terminalEvents = async (uuid: string) =>
+    (
+      await db.query(
+        `SELECT topic, envelope FROM orders.outbox WHERE key = $1 AND topic <> 'order.created' ORDER BY seq`,
+        [uuid],
+      )
+    ).rows;
+  beforeAll(async () => {
+    [t, recorder, publisher] = await Promise.all([
+      startOrdersTestApp(),
+      TopicRecorder.start([Topics.OrderCompleted, Topics.OrderFailed, 'transfer.succeeded.dlq']),
+      EventPublisher.start(),
+    ]);
+    t.kyc.users.set(user, { merchantId: merchant, status: 'APPROVED' });
+    db = new Client({ connectionString: t.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await Promise.all([recorder?.stop(), publisher?.stop()]);
+    await t?.close();
+  });
+
+  it('records the payment, then completes on transfer.succeeded and publishes the SPEC body', async () => {
+    const order = await createOrder();
+    const paid = await send(Topics.PaymentConfirmed, paymentConfirmed(order));
+    await handled(paid.id);
+    expect(await details(order.uuid)).toMatchObject({
+      status: 'CREATED',
+      orderStatus: 'CREATED',
+      payedAmount: 100.1,
+    });
+
+    const transfer = transferSucceeded(order);
+    await send(Topics.TransferSucceeded, transfer);
+    const published = await recorder.waitForEvent(
+      'order.completed',
+      (e) => e.key === order.uuid && e.topic === 'order.completed',
+    );
+    const body = published.envelope.data as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual([...COMPLETED_FIELDS].sort());
+    expect(body).toEqual({
+      event: 'order.completed',
+      status: 'COMPLETED',
+      orderUuid: order.uuid,
+      userUuid: user,
+      amount: 100.1,
+      payedAmount: 100.1,
+      payerAccountHolderName: 'Jane Doe',
+      currency: 'EUR',
+      fxRateBase: '1.08',
+      fxRateEffective: '1.0692',
+      fxRateUpdatedAt: '2025-03-01T11:59:00.000Z',
+      sentTokenAmount: 107.02692,
+      sentTokenCurrency: 'USDC',
+      reference: order.reference,
+      recipientAddress: ADDRESS,
+      transactionHash: transfer.transactionHash,
+      message: expect.stringContaining('107.02692 USDC'),
+      timestamp: expect.stringMatching(ISO_MILLIS),
+    });
+    expect(published.envelope.merchantId).toBe(merchant);
+
+    expect(await details(order.uuid)).toMatchObject({
+      status: 'COMPLETED',
+      orderStatus: 'COMPLETED',
+      payedAmount: 100.1,
+      sentTokenAmount: 107.02692,
+      transactionHash: transfer.transactionHash,
+      completedAt: body.timestamp,
+    });
+    const history = await db.query(
+      `SELECT from_status, to_status FROM orders.order_status_history WHERE order_uuid = $1 ORDER BY id`,
+      [order.uuid],
+    );
+    expect(history.rows).toEqual([
+      { from_status: null, to_status: 'CREATED' },
+      { from_status: 'CREATED', to_status: 'COMPLETED' },
+    ]);
+  });
+
+  it('ignores a redelivered event and any event for an order already terminal', async () => {
+    const order = await createOrder();
+    const first = await send(Topics.TransferSucceeded, transferSucceeded(order));
+    await handled(first.id);
+    const before = await details(order.uuid);
+
+    await publisher.publish(first, order.uuid); // the same event again, same id
+    const late = await send(Topics.TransferFailed, {
+      orderUuid: order.uuid,
+      transactionHash: '',
+      payedAmount: '100.10',
+      reason: 'too late',
+    });
+    const lateOther = await send(Topics.TransferSucceeded, transferSucceeded(order)); // same partition as the redelivery, after it
+    await Promise.all([handled(late.id), handled(lateOther.id)]);
+
+    expect(await details(order.uuid)).toEqual(before);
+    expect((await terminalEvents(order.uuid)).map((r) => r.topic)).toEqual(['order.completed']);
+    const transitions = await db.query(
+      `SELECT count(*)::int AS n FROM orders.order_status_history WHERE order_uuid = $1`,
+      [order.uuid],
+    );
+    expect(transitions.rows[0].n).toBe(2);
+  });
+
+  it('fails the order on payment.failed: nothing paid, nothing sent, no transaction', async () => {
+    const order = await createOrder('55');
+    await send(Topics.PaymentFailed, {
+      orderUuid: order.uuid,
+      bankTransactionId: randomUUID(),
+      reference: order.reference,
+      payedAmount: '0',
+      reason: 'SEPA credit rejected by the bank',
+    });
+    const published = await recorder.waitForEvent(
+      'order.failed',
+      (e) => e.key === order.uuid && e.topic === 'order.failed',
+    );
+    const body = published.envelope.data as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual([...FAILED_FIELDS].sort());
+    expect(body).toEqual({
+      event: 'order.failed',
+      status: 'FAILED',
+      orderUuid: order.uuid,
+      userUuid: user,
+      amount: 55,
+      payedAmount: 0,
+      sentTokenAmount: 0,
+      sentTokenCurrency: null,
+      currency: 'EUR',
+      reference: order.reference,
+      recipientAddress: ADDRESS,
+      transactionHash: '',
+      message: 'SEPA credit rejected by the bank',
+      timestamp: expect.stringMatching(ISO_MILLIS),
+    });
+    expect(await details(order.uuid)).toMatchObject({
+      status: 'FAILED',
+      orderStatus: 'FAILED',
+      failureReason: 'SEPA credit rejected by the bank',
+      failedAt: body.timestamp,
+    });
+  });
+
+  it('fails the order on transfer.failed, keeping what was paid and the reverted transaction', async () => {
+    const order = await createOrder();
+    await send(Topics.PaymentConfirmed, paymentConfirmed(order));
+    const hash = txHash();
+    await send(Topics.TransferFailed, {
+      orderUuid: order.uuid,
+      transactionHash: hash,
+      payedAmount: '100.10',
+      reason: 'USDC transfer reverted',
+    });
+    const published = await recorder.waitForEvent(
+      'order.failed',
+      (e) => e.key === order.uuid && e.topic === 'order.failed',
+    );
+    expect(published.envelope.data).toMatchObject({
+      payedAmount: 100.1,
+      sentTokenAmount: 0,
+      sentTokenCurrency: null,
+      transactionHash: hash,
+      message: 'USDC transfer reverted',
+    });
+    expect(published.envelope.data).not.toHaveProperty('payerAccountHolderName');
+    expect(await details(order.uuid)).toMatchObject({
+      status: 'FAILED',
+      transactionHash: hash,
+      failureReason: 'USDC transfer reverted',
+    });
+  });
+
+  it('never both completes and fails one order', async () => {
+    const order = await createOrder();
+    const [a, b] = await Promise.all([
+      send(Topics.TransferSucceeded, transferSucceeded(order)),
+      send(Topics.TransferFailed, {
+        orderUuid: order.uuid,
+        transactionHash: '',
+        payedAmount: '100.10',
+        reason: 'RPC error',
+      }),
+    ]);
+    await Promise.all([handled(a.id), handled(b.id)]);
+    const terminal = await terminalEvents(order.uuid);
+    expect(terminal).toHaveLength(1);
+    expect((await details(order.uuid)).status).toBe(
+      terminal[0].topic === 'order.completed' ? 'COMPLETED' : 'FAILED',
+    );
+  });
+
+  it('dead-letters an event that names another merchant order and leaves the order alone', async () => {
+    const order = await createOrder();
+    const forged = await send(Topics.TransferSucceeded, transferSucceeded(order), randomUUID());
+    const dead = await recorder.waitForEvent(
+      'dead letter',
+      // other suites' apps share the broker and may dead-letter it too, for their own reasons
+      (e) =>
+        e.topic === 'transfer.succeeded.dlq' &&
+        e.envelope.id === forged.id &&
+        e.headers['dlq-consumer'] === t.consumerGroup,
+    );
+    expect(dead.headers['dlq-error']).toContain("another merchant's order");
+    expect((await details(order.uuid)).status).toBe('CREATED');
+  });
+});

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { ProblemException } from '@onramp/http';
+
+import { KycServiceClient } from './kyc-service.client';
+import { KycUserProjectionEntity } from './kyc-user-projection.entity';
+import { KycUserFacts, upsertKycProjection } from './kyc-projection';
+
+const unknownUser = () =>
+  new ProblemException(422, 'kycUserUuid does not identify a KYC user registered by this merchant', {
+    type: 'https://onramp.dev/problems/kyc-user-unknown',
+    errors: [{ field: 'kycUserUuid', message: 'unknown KYC user' }],
+  });
+
+const notApproved = (status: string) =>
+  new ProblemException(422, `the KYC user is not approved (status ${status})`, {
+    type: 'https://onramp.dev/problems/kyc-not-approved',
+    errors: [{ field: 'kycUserUuid', message: `KYC status is ${status}, orders need APPROVED` }],
+  });
+
+// An order needs a user of the calling merchant whose KYC is APPROVED (422 otherwise). Another
+// merchant's user is reported exactly like an unknown one.
+@Injectable()
+export class KycEligibility {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly kycService: KycServiceClient,
+  ) {}
+
+  async assertApproved(merchantId: string, kycUserUuid: string): Promise<void> {
+    const user = await this.lookup(merchantId, kycUserUuid);
+    if (!user || user.merchantId !== merchantId) throw unknownUser();
+    if (user.status !== 'APPROVED') throw notApproved(user.status);
+  }
+
+  private async lookup(merchantId: string, uuid: string): Promise<KycUserFacts | null> {
+    const known = await this.dataSource.getRepository(KycUserProjectionEntity).findOneBy({ uuid });
+    if (known) return known;
+    const remote = await this.kycService.findUser(merchantId, uuid);
+    if (!remote) return null;
+    const facts = { uuid, merchantId, status: remote.status };
+    await upsertKycProjection(this.dataSource.manager, facts);
+    return facts;
+  }
+}

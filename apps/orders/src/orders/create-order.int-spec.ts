@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+
+import { Client } from 'pg';
+
+import { Topics } from '@onramp/contracts';
+import { isValidRfReference } from '@onramp/sepa';
+import { waitFor } from '@onramp/testing';
+
+import { EventPublisher } from '../testing/event-publisher';
+import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
+import { TopicRecorder } from '../testing/topic-recorder';
+
+const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+describe('POST /orders/create (integration)', () => {
+  let t: OrdersTestApp;
+  let recorder: TopicRecorder;
+  let publisher: EventPublisher;
+  const merchant = randomUUID();
+  let user: string;
+
+  const approvedUser = (
+    merchantId = merchant,
+    status: 'APPROVED' | 'PENDING_REVIEW' | 'REJECTED' = 'APPROVED',
+  ) => {
+    const uuid = randomUUID();
+    t.kyc.users.set(uuid, { merchantId, status });
+    return uuid;
+  };
+  const create = (
+    body: Record<string, unknown>,
+    merchantId = merchant,
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/orders/create',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}`, ...headers },
+      payload: body,
+    });
+  const valid = (overrides: Record<string, unknown> = {}) => ({
+    amount: 100.5,
+    currency: 'EUR',
+    recepientAddress: ADDRESS.toLowerCase(),
+    kycUserUuid: user,
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    [t, recorder, publisher] = await Promise.all([
+      startOrdersTestApp(),
+      TopicRecorder.start([Topics.OrderCreated]),
+      EventPublisher.start(),
+    ]);
+    user = approvedUser();
+  });
+  afterAll(async () => {
+    await Promise.all([recorder?.stop(), publisher?.stop()]);
+    await t?.close();
+  });
+
+  it('refuses a request without a valid token', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/orders/create', payload: valid() });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('creates an order with payment details and announces order.created', async () => {
+    const res = await create(valid());
+    expect(res.statusCode).toBe(201);
+    const order = res.json();
+    expect(order).toEqual({
+      uuid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      amount: 100.5,
+      currency: 'EUR',
+      recepientAddress: ADDRESS,
+      kycUserUuid: user,
+      iban: 'DE89370400440532013000',
+      bic: 'COBADEFFXXX',
+      reference: expect.stringMatching(/^RF\d{2}[0-9A-Z]{18}$/),
+      orderStatus: 'CREATED',
+      status: 'CREATED',
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      updatedAt: order.createdAt,
+    });
+    expect(isValidRfReference(order.reference)).toBe(true);
+
+    const details = await t.app.inject({
+      method: 'GET',
+      url: `/orders/${order.uuid}/payment-details`,
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchant)}` },
+    });
+    expect(details.statusCode).toBe(200);
+    expect(details.json()).toEqual(order);
+
+    const event = await recorder.waitForEvent('order.created', (e) => e.key === order.uuid);
+    expect(event.envelope).toMatchObject({ type: 'order.created', merchantId: merchant });
+    expect(event.envelope.data).toEqual({
+      orderUuid: order.uuid,
+      kycUserUuid: user,
+      amount: '100.50',
+      currency: 'EUR',
+      recipientAddress: ADDRESS,
+      reference: order.reference,
+      createdAt: order.createdAt,
+    });
+  });
+
+  it('accepts a decimal string amount and the recipientAddress alias; references are unique', async () => {
+    const { recepientAddress: _omit, ...rest } = valid();
+    const a = await create({ ...rest, amount: '25.10', recipientAddress: ADDRESS });
+    const b = await create({
+      ...rest,
+      amount: '1',
+      recipientAddress: ADDRESS,
+      recepientAddress: ADDRESS.toLowerCase(),
+    });
+    expect(a.statusCode).toBe(201);
+    expect(a.json()).toMatchObject({ amount: 25.1, recepientAddress: ADDRESS });
+    expect(b.statusCode).toBe(201);
+    expect(b.json().amount).toBe(1);
+    expect(a.json().reference).not.toBe(b.json().reference);
+  });
+
+  it.each([
+    ['amount missing', { amount: undefined }, 'amount', 'amount is required'],
+    ['amount not a number', { amount: 'ten' }, 'amount', 'plain decimal'],
+    ['amount with 3 decimals', { amount: 10.123 }, 'amount', 'at most 2 decimals'],
+    ['amount as string with 3 decimals', { amount: '10.125' }, 'amount', 'at most 2 decimals'],
+    ['amount zero', { amount: 0 }, 'amount', 'greater than 0'],
+    ['amount negative', { amount: -5 }, 'amount', 'plain decimal'],
+    ['amount in exponent form', { amount: '1e3' }, 'amount', 'plain decimal'],
+    ['amount huge (1e21)', { amount: 1e21 }, 'amount', 'plain decimal'],
+    ['amount a boolean', { amount: true }, 'amount', 'number or a decimal string'],
+    ['amount below the minimum', { amount: 0.99 }, 'amount', 'at least 1 EUR'],
+    ['amount above the maximum', { amount: 100000.01 }, 'amount', 'at most 100000 EUR'],
+    ['currency missing', { currency: undefined }, 'currency', 'EUR'],
+    ['currency USD', { currency: 'USD' }, 'currency', 'only supported currency'],
+    ['currency lowercase', { currency: 'eur' }, 'currency', 'EUR'],
+    ['address missing', { recepientAddress: undefined }, 'recepientAddress', 'recepientAddress is required'],
+    ['address not hex', { recepientAddress: '0xnot-an-address' }, 'recepientAddress', 'EVM address'],
+    ['address too short', { recepientAddress: '0x1234' }, 'recepientAddress', 'EVM address'],
+    [
+      'address with a bad checksum',
+      { recepientAddress: ADDRESS.replace('E0F', 'e0F') },
+      'recepientAddress',
+      'checksum',
+    ],
+    ['zero address', { recepientAddress: `0x${'0'.repeat(40)}` }, 'recepientAddress', 'zero address'],
+    [
+      'alias invalid',
+      { recepientAddress: undefined, recipientAddress: 'nope' },
+      'recipientAddress',
+      'EVM address',
+    ],
+    [
+      'the two spellings disagree',
+      { recipientAddress: '0x000000000000000000000000000000000000dEaD' },
+      'recepientAddress',
+      'different addresses',
+    ],
+    ['kycUserUuid missing', { kycUserUuid: undefined }, 'kycUserUuid', 'UUID'],
+    ['kycUserUuid malformed', { kycUserUuid: 'user-1' }, 'kycUserUuid', 'UUID'],
+  ])('answers 400 for %s', async (_case, overrides, field, message) => {
+    const res = await create(valid(overrides));
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    const errors = res.json().errors as { field: string; message: string }[];
+    expect(errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field, message: expect.stringContaining(message) })]),
+    );
+  });
+
+  it('answers 400 for a body that is not a JSON object', async () => {
+    const headers = {
+      authorization: `Bearer ${t.issuer.tokenFor(merchant)}`,
+      'content-type': 'application/json',
+    };
+    const array = await t.app.inject({ method: 'POST', url: '/orders/create', headers, payload: '[1,2]' });
+    expect(array.statusCode).toBe(400);
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/orders/create',
+      headers,
+      payload: '{"amount": 10,',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.headers['content-type']).toContain('application/problem+json');
+  });
+
+  it('answers 422 for an unknown KYC user and for another merchant user, alike', async () => {
+    const unknown = await create(valid({ kycUserUuid: randomUUID() }));
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().type).toBe('https://onramp.dev/problems/kyc-user-unknown');
+
+    const foreign = await create(valid({ kycUserUuid: approvedUser(randomUUID()) }));
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().detail).toBe(unknown.json().detail);
+  });
+
+  it('answers 422 for a user whose KYC is not approved', async () => {
+    for (const status of ['PENDING_REVIEW', 'REJECTED'] as const) {
+      const res = await create(valid({ kycUserUuid: approvedUser(merchant, status) }));
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({
+        type: 'https://onramp.dev/problems/kyc-not-approved',
+        detail: expect.stringContaining(status),
+      });
+    }
+  });
+
+  it('asks the KYC service only for users its projection has not seen', async () => {
+    const fresh = approvedUser();
+    expect((await create(valid({ kycUserUuid: fresh }))).statusCode).toBe(201);
+    expect((await create(valid({ kycUserUuid: fresh }))).statusCode).toBe(201);
+    expect(t.kyc.requests.filter((r) => r.includes(fresh))).toEqual([
+      `/internal/kyc-users/${fresh}?merchantId=${merchant}`,
+    ]);
+  });
+
+  it('learns users from kyc.user.registered without calling the KYC service', async () => {
+    const viaEvent = randomUUID();
+    const otherMerchant = randomUUID();
+    const foreignViaEvent = randomUUID();
+    for (const [uuid, merchantId] of [
+      [viaEvent, merchant],
+      [foreignViaEvent, otherMerchant],
+    ]) {
+      const env = publisher.envelope(Topics.KycUserRegistered, merchantId, {
+        userUuid: uuid,
+        status: 'APPROVED',
+      });
+      await publisher.publish(env, uuid);
+    }
+    const db = new Client({ connectionString: t.databaseUrl });
+    await db.connect();
+    try {
+      await waitFor(
+        async () =>
+          (
+            await db.query(`SELECT 1 FROM orders.kyc_users WHERE uuid = ANY($1)`, [
+              [viaEvent, foreignViaEvent],
+            ])
+          ).rowCount === 2,
+        { timeoutMs: 60_000, description: 'the KYC projection' },
+      );
+    } finally {
+      await db.end();
+    }
+    expect((await create(valid({ kycUserUuid: viaEvent }))).statusCode).toBe(201);
+    expect((await create(valid({ kycUserUuid: foreignViaEvent }))).statusCode).toBe(422);
+    expect(t.kyc.requests.some((r) => r.includes(viaEvent) || r.includes(foreignViaEvent))).toBe(false);
+  });
+
+  it('replays a repeated Idempotency-Key and refuses it with another body', async () => {
+    const merchantId = randomUUID();
+    const kycUserUuid = approvedUser(merchantId);
+    const key = randomUUID();
+    const first = await create(valid({ kycUserUuid }), merchantId, { 'idempotency-key': key });
+    const again = await create(valid({ kycUserUuid }), merchantId, { 'idempotency-key': key });
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    const other = await create(valid({ kycUserUuid, amount: 200 }), merchantId, { 'idempotency-key': key });
+    expect(other.statusCode).toBe(409);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/orders',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
+    });
+    expect(list.json()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,50 @@
+import { toWireNumber } from '@onramp/money';
+import { OrderStatus } from '@onramp/orders-domain';
+
+import { OrderEntity } from './order.entity';
+
+// DESIGN.md section 3, order object (create, payment-details, list). Amounts are JSON numbers;
+// the settlement fields appear once known.
+export interface OrderResponse {
+  uuid: string;
+  amount: number;
+  currency: 'EUR';
+  recepientAddress: string;
+  kycUserUuid: string;
+  iban: string;
+  bic: string;
+  reference: string;
+  orderStatus: OrderStatus;
+  status: OrderStatus;
+  createdAt: string;
+  updatedAt: string;
+  payedAmount?: number;
+  sentTokenAmount?: number;
+  transactionHash?: string;
+  failureReason?: string;
+  completedAt?: string;
+  failedAt?: string;
+}
+
+export function presentOrder(order: OrderEntity): OrderResponse {
+  return {
+    uuid: order.uuid,
+    amount: toWireNumber(order.amount),
+    currency: order.currency,
+    recepientAddress: order.recipientAddress,
+    kycUserUuid: order.kycUserUuid,
+    iban: order.iban,
+    bic: order.bic,
+    reference: order.reference,
+    orderStatus: order.status,
+    status: order.status,
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+    ...(order.payedAmount !== null ? { payedAmount: toWireNumber(order.payedAmount) } : {}),
+    ...(order.sentTokenAmount !== null ? { sentTokenAmount: toWireNumber(order.sentTokenAmount) } : {}),
+    ...(order.transactionHash ? { transactionHash: order.transactionHash } : {}),
+    ...(order.failureReason !== null ? { failureReason: order.failureReason } : {}),
+    ...(order.completedAt ? { completedAt: order.completedAt.toISOString() } : {}),
+    ...(order.failedAt ? { failedAt: order.failedAt.toISOString() } : {}),
+  };
+}

@@ -1,0 +1,73 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
+import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+
+import { CreateOrderUseCase } from './create-order.usecase';
+import { CreateOrderDto } from './dto/create-order.dto';
+import { OrderResponse } from './order.presenter';
+import { OrdersQueries } from './orders.queries';
+
+const uuidParam = new ParseUUIDPipe({
+  exceptionFactory: () =>
+    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
+});
+
+@Controller('orders')
+@UseGuards(MerchantAuthGuard)
+export class OrdersController {
+  constructor(
+    private readonly createOrder: CreateOrderUseCase,
+    private readonly queries: OrdersQueries,
+  ) {}
+
+  @Post('create')
+  @HttpCode(201)
+  async create(
+    @CurrentMerchant() merchantId: string,
+    @Body() input: CreateOrderDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    const response = await this.createOrder.execute({ merchantId, input, rawBody: req.body, idempotencyKey });
+    void reply.status(response.status);
+    return response.body;
+  }
+
+  @Get()
+  async list(
+    @CurrentMerchant() merchantId: string,
+    @Query() page: PaginationQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OrderResponse[]> {
+    const { items, total } = await this.queries.list(merchantId, page.limit, page.offset);
+    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
+    return items;
+  }
+
+  @Get(':uuid/payment-details')
+  async paymentDetails(
+    @CurrentMerchant() merchantId: string,
+    @Param('uuid', uuidParam) uuid: string,
+  ): Promise<OrderResponse> {
+    const order = await this.queries.getOne(merchantId, uuid);
+    if (!order) throw notFound('order not found');
+    return order;
+  }
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+
+import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
+
+describe('GET /orders and /orders/:uuid/payment-details (integration)', () => {
+  let t: OrdersTestApp;
+
+  const auth = (merchantId: string) => ({ authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` });
+  const createFor = async (merchantId: string, amount: number) => {
+    const kycUserUuid = randomUUID();
+    t.kyc.users.set(kycUserUuid, { merchantId, status: 'APPROVED' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/orders/create',
+      headers: auth(merchantId),
+      payload: {
+        amount,
+        currency: 'EUR',
+        recepientAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+        kycUserUuid,
+      },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json() as { uuid: string; amount: number };
+  };
+
+  beforeAll(async () => {
+    t = await startOrdersTestApp({ ORDER_MIN_AMOUNT: '0.50', ORDER_MAX_AMOUNT: '500' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('hides another merchant order behind 404 and answers 400 for a malformed uuid', async () => {
+    const merchant = randomUUID();
+    const order = await createFor(merchant, 10);
+    const url = `/orders/${order.uuid}/payment-details`;
+    expect((await t.app.inject({ method: 'GET', url, headers: auth(merchant) })).statusCode).toBe(200);
+
+    const foreign = await t.app.inject({ method: 'GET', url, headers: auth(randomUUID()) });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.headers['content-type']).toContain('application/problem+json');
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: `/orders/${randomUUID()}/payment-details`,
+      headers: auth(merchant),
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().detail).toBe(foreign.json().detail);
+    const malformed = await t.app.inject({
+      method: 'GET',
+      url: '/orders/123/payment-details',
+      headers: auth(merchant),
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+  });
+
+  it('lists only the merchant orders, newest first, paginated with X-Total-Count and Link', async () => {
+    const merchant = randomUUID();
+    const amounts = [1, 2, 3, 4, 5];
+    for (const amount of amounts) await createFor(merchant, amount);
+    await createFor(randomUUID(), 7); // someone else's
+    const list = (query: string) =>
+      t.app.inject({ method: 'GET', url: `/orders${query}`, headers: auth(merchant) });
+
+    const all = await list('');
+    expect(all.statusCode).toBe(200);
+    expect(all.json().map((o: { amount: number }) => o.amount)).toEqual([5, 4, 3, 2, 1]);
+    expect(all.headers['x-total-count']).toBe('5');
+    expect(all.json()[0]).toMatchObject({ orderStatus: 'CREATED', status: 'CREATED', currency: 'EUR' });
+
+    const middle = await list('?limit=2&offset=2');
+    expect(middle.json().map((o: { amount: number }) => o.amount)).toEqual([3, 2]);
+    const link = middle.headers['link'] as string;
+    expect(link).toContain('</orders?limit=2&offset=0>; rel="prev"');
+    expect(link).toContain('</orders?limit=2&offset=4>; rel="next"');
+    expect(link).toContain('</orders?limit=2&offset=4>; rel="last"');
+
+    expect((await list('?offset=5')).json()).toEqual([]);
+    for (const bad of ['?limit=51', '?limit=0', '?offset=-1', '?limit=x'])
+      expect((await list(bad)).statusCode).toBe(400);
+  });
+
+  it('applies configured amount bounds', async () => {
+    const merchant = randomUUID();
+    expect((await createFor(merchant, 0.5)).amount).toBe(0.5);
+    const kycUserUuid = randomUUID();
+    t.kyc.users.set(kycUserUuid, { merchantId: merchant, status: 'APPROVED' });
+    const tooMuch = await t.app.inject({
+      method: 'POST',
+      url: '/orders/create',
+      headers: auth(merchant),
+      payload: {
+        amount: 500.01,
+        currency: 'EUR',
+        recepientAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+        kycUserUuid,
+      },
+    });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().errors).toEqual([{ field: 'amount', message: 'amount must be at most 500 EUR' }]);
+  });
+});

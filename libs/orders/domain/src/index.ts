@@ -1,0 +1,3 @@
+export * from './order-status';
+export * from './order-amount';
+export * from './webhook-bodies';
