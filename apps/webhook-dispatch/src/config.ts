@@ -1,0 +1,76 @@
+import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
+import { HOUR_MS, RetryPolicy } from '@onramp/webhooks-domain';
+
+export const WEBHOOKS_SCHEMA = 'webhooks';
+
+// Lets `npm start` and tests run without key management; refused in production mode.
+export const DEV_SECRET_ENCRYPTION_KEY = 'ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQta2V5LTMyYiE=';
+
+export const webhookEnvSpec = {
+  NODE_ENV: commonEnv.NODE_ENV,
+  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
+  DATABASE_URL: commonEnv.DATABASE_URL,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  HOST: commonEnv.HOST,
+  WEBHOOK_DISPATCH_PORT: int({ default: defaultPorts.webhookDispatch, min: 1, max: 65535 }),
+  WEBHOOK_SECRET_ENCRYPTION_KEY: str({ optional: true }),
+  WEBHOOK_POLL_MS: int({ default: 250, min: 10 }),
+  WEBHOOK_TIMEOUT_MS: int({ default: 10_000, min: 100 }),
+  WEBHOOK_RETRY_BASE_MS: int({ default: 1000, min: 1 }),
+  WEBHOOK_RETRY_MAX_MS: int({ default: HOUR_MS, min: 1 }),
+  WEBHOOK_RETRY_WINDOW_HOURS: int({ default: 72, min: 0 }),
+  WEBHOOK_MAX_IN_FLIGHT: int({ default: 64, min: 1 }),
+  WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: int({ default: 4, min: 1 }),
+};
+
+export type WebhookEnv = EnvOf<typeof webhookEnvSpec>;
+
+export interface WebhookDispatchConfig {
+  env: WebhookEnv;
+  sandbox: boolean;
+  secretEncryptionKey: string;
+  retryPolicy: RetryPolicy;
+  pollMs: number;
+  timeoutMs: number;
+  maxInFlight: number;
+  maxInFlightPerMerchant: number;
+  leaseMs: number;
+}
+
+export const WEBHOOK_CONFIG = Symbol('WEBHOOK_CONFIG');
+
+export function loadWebhookConfig(source: NodeJS.ProcessEnv = process.env): WebhookDispatchConfig {
+  const env = loadEnv(webhookEnvSpec, source);
+  const sandbox = env.ONRAMP_MODE === 'sandbox';
+  const key = env.WEBHOOK_SECRET_ENCRYPTION_KEY;
+  if (!sandbox && (key === '' || key === DEV_SECRET_ENCRYPTION_KEY)) {
+    throw new ConfigError(
+      'invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY is required (and not the dev key) in production mode',
+    );
+  }
+  if (!sandbox && env.WEBHOOK_RETRY_WINDOW_HOURS < 72) {
+    throw new ConfigError(
+      'invalid configuration: WEBHOOK_RETRY_WINDOW_HOURS must be >= 72 in production mode',
+    );
+  }
+  if (env.WEBHOOK_RETRY_MAX_MS < env.WEBHOOK_RETRY_BASE_MS) {
+    throw new ConfigError('invalid configuration: WEBHOOK_RETRY_MAX_MS must be >= WEBHOOK_RETRY_BASE_MS');
+  }
+  return {
+    env,
+    sandbox,
+    secretEncryptionKey: key === '' ? DEV_SECRET_ENCRYPTION_KEY : key,
+    retryPolicy: {
+      baseDelayMs: env.WEBHOOK_RETRY_BASE_MS,
+      maxDelayMs: env.WEBHOOK_RETRY_MAX_MS,
+      windowMs: env.WEBHOOK_RETRY_WINDOW_HOURS * HOUR_MS,
+      maxRetryAfterMs: 24 * HOUR_MS,
+    },
+    pollMs: env.WEBHOOK_POLL_MS,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    maxInFlight: env.WEBHOOK_MAX_IN_FLIGHT,
+    maxInFlightPerMerchant: env.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT,
+    // A claimed delivery is re-sent by any worker once this passes (crash recovery): well past the timeout.
+    leaseMs: env.WEBHOOK_TIMEOUT_MS + 30_000,
+  };
+}

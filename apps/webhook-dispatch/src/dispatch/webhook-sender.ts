@@ -1,0 +1,96 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+import { checkWebhookUrl, connectAddressViolation, parseIp } from '@onramp/webhooks-domain';
+
+import { guardedLookup, Resolver, systemResolver } from './guarded-lookup';
+
+export interface SendInput {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  sandbox: boolean;
+  signal?: AbortSignal;
+}
+
+export interface SendResult {
+  statusCode: number | null; // null when no response arrived
+  retryAfter: string | null;
+  error: string | null; // null on 2xx
+  durationMs: number;
+}
+
+const MAX_ERROR_LENGTH = 500;
+
+function describe(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const text = e.code && !e.message.includes(e.code) ? `${e.code}: ${e.message}` : (e.message ?? String(err));
+  return text.slice(0, MAX_ERROR_LENGTH);
+}
+
+// One POST of a webhook with node:http(s), not fetch: a custom lookup enforces the address policy at
+// connect time, redirects are never followed (3xx is a failure), and the whole exchange up to the
+// response status must finish within the timeout.
+export class WebhookSender {
+  constructor(private readonly resolve: Resolver = systemResolver) {}
+
+  send(input: SendInput): Promise<SendResult> {
+    const started = Date.now();
+    const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
+      ...r,
+      durationMs: Date.now() - started,
+    });
+    const refused = (error: string) => Promise.resolve(done({ statusCode: null, retryAfter: null, error }));
+
+    // The URL was checked at registration; the policy (or the mode) may have changed since.
+    const check = checkWebhookUrl(input.url, { sandbox: input.sandbox });
+    if (!check.ok) return refused(`url refused by policy: ${check.reason}`);
+    const url = new URL(check.url);
+    const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
+    // A literal IP never goes through lookup, so it is judged here.
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (parseIp(host)) {
+      const violation = connectAddressViolation(host, { sandbox: input.sandbox, protocol });
+      if (violation) return refused(`address ${host} refused by policy: ${violation}`);
+    }
+
+    const body = Buffer.from(input.body, 'utf8');
+    const request = protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (r: Omit<SendResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        resolve(done(r));
+      };
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...input.headers, 'Content-Length': String(body.length) },
+          agent: false,
+          lookup: guardedLookup({ sandbox: input.sandbox, protocol }, this.resolve),
+          signal: input.signal,
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const retryAfter = res.headers['retry-after'] ?? null;
+          res.resume(); // the response body is not used; drain it
+          let error: string | null = null;
+          if (status >= 300 && status < 400) error = `redirect (HTTP ${status}) not followed`;
+          else if (status < 200 || status >= 300) error = `HTTP ${status}`;
+          finish({ statusCode: status, retryAfter, error });
+        },
+      );
+      // Bounds the whole exchange; after the status arrived it only stops a dribbling body.
+      const timer = setTimeout(() => {
+        finish({ statusCode: null, retryAfter: null, error: `no response within ${input.timeoutMs} ms` });
+        req.destroy();
+      }, input.timeoutMs);
+      req.on('close', () => clearTimeout(timer));
+      req.on('error', (err) => finish({ statusCode: null, retryAfter: null, error: describe(err) }));
+      req.end(body);
+    });
+  }
+}

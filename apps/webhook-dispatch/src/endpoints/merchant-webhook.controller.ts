@@ -1,0 +1,81 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+
+import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
+import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+
+import { DeliveryView } from '../deliveries/delivery.view';
+import { ListDeliveriesUseCase } from '../deliveries/list-deliveries.usecase';
+import { RedeliverUseCase } from '../deliveries/redeliver.usecase';
+import { RotateWebhookSecretUseCase } from './rotate-webhook-secret.usecase';
+import { SetWebhookUrlDto } from './set-webhook-url.dto';
+import { SetWebhookUrlResult, SetWebhookUrlUseCase } from './set-webhook-url.usecase';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { toEndpointView, WebhookEndpointView } from './webhook-endpoint.view';
+
+@Controller('merchant/webhook')
+@UseGuards(MerchantAuthGuard)
+export class MerchantWebhookController {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly setUrl: SetWebhookUrlUseCase,
+    private readonly rotateSecret: RotateWebhookSecretUseCase,
+    private readonly listDeliveries: ListDeliveriesUseCase,
+    private readonly redeliver: RedeliverUseCase,
+  ) {}
+
+  @Put()
+  @HttpCode(200)
+  put(@CurrentMerchant() merchantId: string, @Body() dto: SetWebhookUrlDto): Promise<SetWebhookUrlResult> {
+    return this.setUrl.execute(merchantId, dto.url);
+  }
+
+  @Get()
+  async get(@CurrentMerchant() merchantId: string): Promise<WebhookEndpointView> {
+    const endpoint = await this.dataSource.getRepository(WebhookEndpointEntity).findOneBy({ merchantId });
+    if (!endpoint) throw notFound('no webhook endpoint is registered');
+    return toEndpointView(endpoint);
+  }
+
+  @Post('rotate-secret')
+  @HttpCode(200)
+  rotate(@CurrentMerchant() merchantId: string): Promise<{ url: string; secret: string }> {
+    return this.rotateSecret.execute(merchantId);
+  }
+
+  @Get('deliveries')
+  async deliveries(
+    @CurrentMerchant() merchantId: string,
+    @Query() page: PaginationQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DeliveryView[]> {
+    const { items, total } = await this.listDeliveries.execute(merchantId, page);
+    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
+    return items;
+  }
+
+  @Post('deliveries/:id/redeliver')
+  @HttpCode(202)
+  redeliverOne(
+    @CurrentMerchant() merchantId: string,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => badRequest('delivery id must be a UUID') }))
+    id: string,
+  ): Promise<DeliveryView> {
+    return this.redeliver.execute(merchantId, id);
+  }
+}

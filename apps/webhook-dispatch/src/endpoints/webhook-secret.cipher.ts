@@ -1,0 +1,24 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { FieldCipher } from '@onramp/crypto';
+
+import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
+
+// Seals signing secrets at rest; the merchant id is the associated data, so a sealed secret copied
+// onto another merchant's row does not open.
+@Injectable()
+export class WebhookSecretCipher {
+  private readonly cipher: FieldCipher;
+
+  constructor(@Inject(WEBHOOK_CONFIG) config: WebhookDispatchConfig) {
+    this.cipher = new FieldCipher(config.secretEncryptionKey);
+  }
+
+  seal(merchantId: string, secret: string): string {
+    return this.cipher.encrypt(secret, `webhook-secret:${merchantId}`);
+  }
+
+  open(merchantId: string, sealed: string): string {
+    return this.cipher.decrypt(sealed, `webhook-secret:${merchantId}`);
+  }
+}

@@ -1,0 +1,14 @@
+import { EntityManager } from 'typeorm';
+
+// Serialises "which status does a new delivery get" against endpoint changes of the same merchant:
+// event handlers take it shared, endpoint registration and disabling take it exclusive. Without it a
+// delivery inserted while the endpoint is being registered could stay NO_ENDPOINT forever.
+// Always taken before any row lock of the merchant, so lock order is the same everywhere.
+export async function lockMerchant(
+  manager: EntityManager,
+  merchantId: string,
+  mode: 'shared' | 'exclusive',
+): Promise<void> {
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await manager.query(`SELECT ${fn}(hashtext($1))`, [`webhooks:merchant:${merchantId}`]);
+}

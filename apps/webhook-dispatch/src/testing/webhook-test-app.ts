@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+
+import { LogLevel } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+
+import { Topics } from '@onramp/contracts';
+import { DEFAULT_BODY_LIMIT, ProblemDetailsFilter, ProblemValidationPipe } from '@onramp/http';
+import { EVENT_TRANSPORT, EventConsumer, EventTransport, MessagingLifecycle } from '@onramp/messaging';
+import { createDatabase, startTestTokenIssuer, TestTokenIssuer, waitFor } from '@onramp/testing';
+
+import { AppModule } from '../app.module';
+import { WEBHOOKS_SCHEMA } from '../config';
+import { startGroupAtEnd } from './kafka-group';
+
+export interface WebhookTestApp {
+  app: NestFastifyApplication;
+  issuer: TestTokenIssuer;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+// The real app module on a fresh database, with a stand-in auth service. The only change: a consumer
+// group unique to this run, so a parallel run on the same broker cannot take our events; it starts at
+// the current end of the topics, so it does not replay what other runs left there.
+export async function startWebhookTestApp(env: Record<string, string> = {}): Promise<WebhookTestApp> {
+  const server = process.env['DATABASE_URL'];
+  if (!server) throw new Error('DATABASE_URL is not set: run with jest.integration.config.js');
+  const databaseUrl = await createDatabase(
+    server,
+    `webhooks_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+  );
+  const groupId = `onramp-webhook-dispatch-test-${randomUUID()}`;
+  const [issuer] = await Promise.all([
+    startTestTokenIssuer(),
+    startGroupAtEnd(groupId, [Topics.OrderCompleted, Topics.OrderFailed]),
+  ]);
+  Object.assign(process.env, {
+    ONRAMP_MODE: 'sandbox',
+    ...env,
+    DATABASE_URL: databaseUrl,
+    AUTH_URL: issuer.url,
+  });
+  try {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+      .overrideProvider(EventConsumer)
+      .useFactory({
+        inject: [DataSource, EVENT_TRANSPORT],
+        factory: (ds: DataSource, transport: EventTransport) =>
+          new EventConsumer(ds, transport, { schema: WEBHOOKS_SCHEMA, groupId }),
+      })
+      .compile();
+    const app = moduleRef.createNestApplication<NestFastifyApplication>(
+      new FastifyAdapter({ bodyLimit: DEFAULT_BODY_LIMIT }),
+      {
+        logger: ['warn', 'error', 'fatal'] satisfies LogLevel[],
+      },
+    );
+    // What createHttpApp (@onramp/http) adds; it takes a module class, not a compiled testing module.
+    app.useGlobalFilters(new ProblemDetailsFilter());
+    app.useGlobalPipes(new ProblemValidationPipe());
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    const messaging = app.get(MessagingLifecycle);
+    await waitFor(() => messaging.isReady(), {
+      timeoutMs: 60_000,
+      description: 'the consumer group to join',
+    });
+    return {
+      app,
+      issuer,
+      dataSource: app.get(DataSource),
+      close: async () => {
+        await app.close();
+        await issuer.close();
+      },
+    };
+  } finally {
+    process.env['DATABASE_URL'] = server;
+  }
+}

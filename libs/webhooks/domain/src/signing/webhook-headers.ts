@@ -1,0 +1,30 @@
+import { signBody, standardSignature } from './webhook-signature';
+
+export const WEBHOOK_USER_AGENT = 'onramp-webhooks/1';
+
+export interface WebhookHeadersInput {
+  secret: string;
+  eventId: string; // stable across retries so receivers can dedupe
+  body: string;
+  timestampSeconds: number; // fresh per attempt so receivers can reject replays
+}
+
+// Every header of one delivery attempt (DESIGN.md section 4).
+export function webhookHeaders({
+  secret,
+  eventId,
+  body,
+  timestampSeconds,
+}: WebhookHeadersInput): Record<string, string> {
+  const timestamp = String(timestampSeconds);
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': WEBHOOK_USER_AGENT,
+    'X-Webhook-Signature': signBody(secret, body),
+    'X-Webhook-Id': eventId,
+    'X-Webhook-Timestamp': timestamp,
+    'webhook-id': eventId,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': standardSignature({ secret, id: eventId, timestamp: timestampSeconds, body }),
+  };
+}

@@ -1,0 +1,69 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+import { standardSigningKey } from './webhook-secret';
+
+export type BodyBytes = string | Uint8Array;
+
+const bytesOf = (body: BodyBytes): Buffer =>
+  typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+
+// X-Webhook-Signature: lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the UTF-8 bytes of
+// the whole secret string as the merchant received it ("whsec_..." included).
+export function signBody(secret: string, body: BodyBytes): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(bytesOf(body)).digest('hex');
+}
+
+function equalBytes(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function verifySignature(secret: string, body: BodyBytes, signature: string): boolean {
+  const given = signature.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(given)) return false;
+  return equalBytes(Buffer.from(signBody(secret, body), 'hex'), Buffer.from(given, 'hex'));
+}
+
+export interface StandardSignatureInput {
+  secret: string;
+  id: string;
+  timestamp: number; // unix seconds
+  body: BodyBytes;
+}
+
+// Standard Webhooks: base64 HMAC-SHA256 of "<id>.<timestamp>.<body>", keyed with the decoded secret.
+export function standardSignature({ secret, id, timestamp, body }: StandardSignatureInput): string {
+  const mac = createHmac('sha256', standardSigningKey(secret));
+  mac.update(`${id}.${timestamp}.`, 'utf8');
+  mac.update(bytesOf(body));
+  return `v1,${mac.digest('base64')}`;
+}
+
+export interface VerifyStandardInput {
+  secret: string;
+  body: BodyBytes;
+  headers: { id: string; timestamp: string; signature: string };
+  nowSeconds: number;
+  toleranceSeconds?: number; // replay window; 5 minutes as in the Standard Webhooks reference
+}
+
+// Receiver-side check: a fresh timestamp and at least one matching "v1,<sig>" entry (the header may
+// carry several, space-separated, during a secret rotation).
+export function verifyStandardSignature(input: VerifyStandardInput): boolean {
+  const { id, timestamp, signature } = input.headers;
+  if (!/^\d+$/.test(timestamp)) return false;
+  const ts = Number(timestamp);
+  if (Math.abs(input.nowSeconds - ts) > (input.toleranceSeconds ?? 300)) return false;
+  let expected: Buffer;
+  try {
+    expected = Buffer.from(
+      standardSignature({ secret: input.secret, id, timestamp: ts, body: input.body }).slice(3),
+      'base64',
+    );
+  } catch {
+    return false;
+  }
+  return signature
+    .split(' ')
+    .filter((entry) => entry.startsWith('v1,'))
+    .some((entry) => equalBytes(Buffer.from(entry.slice(3), 'base64'), expected));
+}
