@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 
 import { MerchantAuthModule } from '@onramp/auth';
 import { FieldCipher } from '@onramp/crypto';
 import { HealthController } from '@onramp/http';
 import { MessagingModule } from '@onramp/messaging';
-import { typeOrmRootFor } from '@onramp/persistence';
+import { IdempotentRequests, typeOrmRootFor } from '@onramp/persistence';
 
 import { KYC_CONFIG, KYC_SCHEMA, KycConfig, loadKycConfig } from './config';
-import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { InternalKycUsersController } from './internal/internal-kyc-users.controller';
 import { AddKycUserUseCase } from './kyc-users/add-kyc-user.usecase';
 import { KycUserEntity } from './kyc-users/kyc-user.entity';
@@ -35,7 +35,11 @@ import { CreateKycUsers1750000100000 } from './migrations/1750000100000-create-k
       inject: [KYC_CONFIG],
       useFactory: (config: KycConfig) => new KycPiiCipher(new FieldCipher(config.encryptionKey)),
     },
-    IdempotentRequests,
+    {
+      provide: IdempotentRequests,
+      inject: [DataSource],
+      useFactory: (ds: DataSource) => new IdempotentRequests(ds, KYC_SCHEMA),
+    },
     AddKycUserUseCase,
     KycUsersQueries,
   ],

@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 
 import { MerchantAuthModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MessagingModule } from '@onramp/messaging';
 import { systemClock } from '@onramp/orders-domain';
-import { typeOrmRootFor } from '@onramp/persistence';
+import { IdempotentRequests, typeOrmRootFor } from '@onramp/persistence';
 
 import { loadOrdersConfig, ORDERS_CONFIG, ORDERS_SCHEMA, ordersConsumerName } from './config';
 import { OrderEventsHandler } from './events/order-events.handler';
 import { CLOCK, OrderTransitions } from './events/order-transitions';
-import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { KycEligibility } from './kyc/kyc-eligibility';
 import { KycServiceClient } from './kyc/kyc-service.client';
 import { KycUserProjectionEntity } from './kyc/kyc-user-projection.entity';
@@ -35,7 +35,11 @@ import { OrdersQueries } from './orders/orders.queries';
   providers: [
     { provide: ORDERS_CONFIG, useFactory: () => loadOrdersConfig() },
     { provide: CLOCK, useValue: systemClock },
-    IdempotentRequests,
+    {
+      provide: IdempotentRequests,
+      inject: [DataSource],
+      useFactory: (ds: DataSource) => new IdempotentRequests(ds, ORDERS_SCHEMA),
+    },
     KycServiceClient,
     KycEligibility,
     CreateOrderUseCase,

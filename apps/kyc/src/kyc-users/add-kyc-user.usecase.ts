@@ -4,10 +4,9 @@ import { EntityManager } from 'typeorm';
 import { Topics } from '@onramp/contracts';
 import { conflict } from '@onramp/http';
 import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
-import { StoredResponse } from '@onramp/persistence';
+import { IdempotentRequests, StoredResponse } from '@onramp/persistence';
 
 import { KYC_CONFIG, KycConfig } from '../config';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import { AddKycUserDto } from './dto/add-kyc-user.dto';
 import { KycUserEntity } from './kyc-user.entity';
 import { KycPii, KycPiiCipher } from './kyc-pii';

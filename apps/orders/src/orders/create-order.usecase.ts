@@ -5,11 +5,10 @@ import { Topics } from '@onramp/contracts';
 import { badRequest } from '@onramp/http';
 import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { checkOrderAmount } from '@onramp/orders-domain';
-import { StoredResponse } from '@onramp/persistence';
+import { IdempotentRequests, StoredResponse } from '@onramp/persistence';
 import { generateRfReference } from '@onramp/sepa';
 
 import { ORDERS_CONFIG, OrdersConfig } from '../config';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import { KycEligibility } from '../kyc/kyc-eligibility';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderStatusHistoryEntity } from './order-status-history.entity';

@@ -3,3 +3,4 @@ export * from './pg-errors';
 export * from './messaging-tables';
 export * from './idempotency-store';
 export * from './typeorm-root';
+export * from './idempotent-requests';

@@ -14,7 +14,9 @@ export async function createMessagingTables(qr: QueryRunner, schema: string): Pr
       "created_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "published_at" TIMESTAMPTZ
     )`);
-  await qr.query(`CREATE INDEX "outbox_unpublished" ON "${schema}"."outbox" ("seq") WHERE "published_at" IS NULL`);
+  await qr.query(
+    `CREATE INDEX "outbox_unpublished" ON "${schema}"."outbox" ("seq") WHERE "published_at" IS NULL`,
+  );
   await qr.query(`
     CREATE TABLE "${schema}"."inbox" (
       "consumer" TEXT NOT NULL,
