@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 
 import { MerchantAuthModule } from '@onramp/auth';
 import { FieldCipher } from '@onramp/crypto';
-import { HealthController } from '@onramp/http';
+import { HealthController, IdempotentRequests } from '@onramp/http';
 import { MessagingModule } from '@onramp/messaging';
-import { IdempotentRequests, typeOrmRootFor } from '@onramp/persistence';
+import { typeOrmRootFor } from '@onramp/persistence';
 
 import { KYC_CONFIG, KYC_SCHEMA, KycConfig, loadKycConfig } from './config';
 import { InternalKycUsersController } from './internal/internal-kyc-users.controller';

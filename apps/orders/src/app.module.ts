@@ -2,10 +2,10 @@ import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { MerchantAuthModule } from '@onramp/auth';
-import { HealthController } from '@onramp/http';
+import { HealthController, IdempotentRequests } from '@onramp/http';
 import { MessagingModule } from '@onramp/messaging';
 import { systemClock } from '@onramp/orders-domain';
-import { IdempotentRequests, typeOrmRootFor } from '@onramp/persistence';
+import { typeOrmRootFor } from '@onramp/persistence';
 
 import { loadOrdersConfig, ORDERS_CONFIG, ORDERS_SCHEMA, ordersConsumerName } from './config';
 import { OrderEventsHandler } from './events/order-events.handler';

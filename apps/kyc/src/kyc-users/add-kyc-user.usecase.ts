@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { conflict } from '@onramp/http';
+import { conflict, IdempotentRequests } from '@onramp/http';
 import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
-import { IdempotentRequests, StoredResponse } from '@onramp/persistence';
+import { StoredResponse } from '@onramp/persistence';
 
 import { KYC_CONFIG, KycConfig } from '../config';
 import { AddKycUserDto } from './dto/add-kyc-user.dto';

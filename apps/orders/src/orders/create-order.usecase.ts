@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { badRequest } from '@onramp/http';
+import { badRequest, IdempotentRequests } from '@onramp/http';
 import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { checkOrderAmount } from '@onramp/orders-domain';
-import { IdempotentRequests, StoredResponse } from '@onramp/persistence';
+import { StoredResponse } from '@onramp/persistence';
 import { generateRfReference } from '@onramp/sepa';
 
 import { ORDERS_CONFIG, OrdersConfig } from '../config';

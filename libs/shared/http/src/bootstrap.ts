@@ -24,12 +24,19 @@ const LEVELS: Record<string, LogLevel[]> = {
 
 // Applies our HTTP conventions to a Nest app on Fastify: problem+json everywhere, 413/415/400 for
 // bad bodies, form bodies accepted (OAuth token requests), validation with field errors.
-export async function createHttpApp(module: unknown, opts: HttpServiceOptions): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  module: unknown,
+  opts: HttpServiceOptions,
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT, trustProxy: true });
   const fastify = adapter.getInstance();
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: LEVELS[opts.logLevel ?? 'info'] ?? LEVELS.info,
     bufferLogs: false,
@@ -51,7 +58,10 @@ export async function listen(app: INestApplication, opts: HttpServiceOptions): P
   new Logger(opts.name).log(`listening on http://${opts.host ?? '127.0.0.1'}:${opts.port}`);
 }
 
-export async function bootstrapHttpService(module: unknown, opts: HttpServiceOptions): Promise<NestFastifyApplication> {
+export async function bootstrapHttpService(
+  module: unknown,
+  opts: HttpServiceOptions,
+): Promise<NestFastifyApplication> {
   const app = await createHttpApp(module, opts);
   await listen(app, opts);
   return app;

@@ -26,7 +26,8 @@ export class HealthController {
     } catch {
       throw new ProblemException(503, 'database unavailable');
     }
-    if (this.messaging && !this.messaging.isReady()) throw new ProblemException(503, 'event consumer not ready');
+    if (this.messaging && !this.messaging.isReady())
+      throw new ProblemException(503, 'event consumer not ready');
     return { status: 'ready' };
   }
 }

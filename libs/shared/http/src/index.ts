@@ -4,3 +4,4 @@ export * from './validation.pipe';
 export * from './pagination';
 export * from './health.controller';
 export * from './bootstrap';
+export * from './idempotent-requests';

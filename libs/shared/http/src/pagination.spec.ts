@@ -4,7 +4,7 @@ import { validateSync } from 'class-validator';
 import { PaginationQuery, setPaginationHeaders } from './pagination';
 
 describe('pagination', () => {
-  const parse = (q: Record<string, string>) => {
+  const parse = (q: Record<string, string | undefined>) => {
     const v = plainToInstance(PaginationQuery, q);
     return { value: v, errors: validateSync(v) };
   };
@@ -20,7 +20,11 @@ describe('pagination', () => {
   it('sets X-Total-Count and RFC 8288 links', () => {
     const headers: Record<string, string> = {};
     const reply = { header: (k: string, v: string) => ((headers[k] = v), reply) };
-    setPaginationHeaders({ url: '/kyc/get-all?limit=2&offset=2' } as never, reply as never, { total: 5, limit: 2, offset: 2 });
+    setPaginationHeaders({ url: '/kyc/get-all?limit=2&offset=2' } as never, reply as never, {
+      total: 5,
+      limit: 2,
+      offset: 2,
+    });
     expect(headers['X-Total-Count']).toBe('5');
     expect(headers.Link).toContain('</kyc/get-all?limit=2&offset=0>; rel="prev"');
     expect(headers.Link).toContain('</kyc/get-all?limit=2&offset=4>; rel="next"');

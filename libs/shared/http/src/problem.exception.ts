@@ -37,7 +37,12 @@ export class ProblemException extends HttpException {
   constructor(
     status: number,
     detail?: string,
-    readonly extras: { type?: string; title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extras: {
+      type?: string;
+      title?: string;
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(detail ?? titleFor(status), status);
   }
@@ -61,7 +66,8 @@ export const notFound = (detail = 'resource not found') =>
   new ProblemException(404, detail, { type: 'https://onramp.dev/problems/not-found' });
 export const unprocessable = (detail: string, type = 'https://onramp.dev/problems/business-rule') =>
   new ProblemException(422, detail, { type });
-export const conflict = (detail: string) => new ProblemException(409, detail, { type: 'https://onramp.dev/problems/conflict' });
+export const conflict = (detail: string) =>
+  new ProblemException(409, detail, { type: 'https://onramp.dev/problems/conflict' });
 export const unauthorized = (detail = 'a valid Bearer token is required') =>
   new ProblemException(401, detail, {
     type: 'https://onramp.dev/problems/unauthorized',

@@ -5,7 +5,10 @@ import { toProblem } from './problem.filter';
 
 describe('toProblem', () => {
   it('renders our problems with field errors', () => {
-    const { body } = toProblem(badRequest('invalid', [{ field: 'amount', message: 'must be positive' }]), '/orders/create');
+    const { body } = toProblem(
+      badRequest('invalid', [{ field: 'amount', message: 'must be positive' }]),
+      '/orders/create',
+    );
     expect(body).toEqual({
       type: 'https://onramp.dev/problems/validation',
       title: 'Bad Request',
@@ -24,7 +27,9 @@ describe('toProblem', () => {
   it('maps Fastify body errors to 413/415/400 and hides unknown errors behind a 500', () => {
     expect(toProblem({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' }, '/').body.status).toBe(413);
     expect(toProblem({ statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }, '/').body.status).toBe(415);
-    expect(toProblem({ statusCode: 400, message: 'Unexpected end of JSON input' }, '/').body.status).toBe(400);
+    expect(toProblem({ statusCode: 400, message: 'Unexpected end of JSON input' }, '/').body.status).toBe(
+      400,
+    );
     expect(toProblem(new NotFoundException(), '/').body.status).toBe(404);
     const internal = toProblem(new Error('db password is hunter2'), '/');
     expect(internal.body.status).toBe(500);

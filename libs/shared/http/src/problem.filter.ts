@@ -12,14 +12,20 @@ interface FastifyLikeError {
 }
 
 // Maps anything thrown to problem+json; unknown errors become a 500 without internals in the body.
-export function toProblem(err: unknown, instance: string): { body: ProblemBody; headers: Record<string, string> } {
+export function toProblem(
+  err: unknown,
+  instance: string,
+): { body: ProblemBody; headers: Record<string, string> } {
   if (err instanceof ProblemException) {
     return { body: err.toBody(instance), headers: err.extras.headers ?? {} };
   }
   if (err instanceof HttpException) {
     const status = err.getStatus();
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
-    return { body: { type: 'about:blank', title: titleFor(status), status, detail: err.message, instance }, headers };
+    return {
+      body: { type: 'about:blank', title: titleFor(status), status, detail: err.message, instance },
+      headers,
+    };
   }
   const f = err as FastifyLikeError;
   if (typeof f?.statusCode === 'number' && f.statusCode >= 400 && f.statusCode < 500) {
@@ -31,7 +37,10 @@ export function toProblem(err: unknown, instance: string): { body: ProblemBody; 
           : f.statusCode === 400
             ? `malformed request: ${f.message ?? 'invalid body'}`
             : (f.message ?? titleFor(f.statusCode));
-    return { body: { type: 'about:blank', title: titleFor(f.statusCode), status: f.statusCode, detail, instance }, headers: {} };
+    return {
+      body: { type: 'about:blank', title: titleFor(f.statusCode), status: f.statusCode, detail, instance },
+      headers: {},
+    };
   }
   return {
     body: { type: 'about:blank', title: titleFor(500), status: 500, detail: 'internal error', instance },

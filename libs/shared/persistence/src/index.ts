@@ -3,4 +3,3 @@ export * from './pg-errors';
 export * from './messaging-tables';
 export * from './idempotency-store';
 export * from './typeorm-root';
-export * from './idempotent-requests';

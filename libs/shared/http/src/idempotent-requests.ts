@@ -1,8 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
 
-import { badRequest, conflict } from '@onramp/http';
+import { hashRequestBody, IdempotencyStore, StoredResponse } from '@onramp/persistence';
 
-import { hashRequestBody, IdempotencyStore, StoredResponse } from './idempotency-store';
+import { badRequest, conflict } from './problem.exception';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
