@@ -1,0 +1,41 @@
+import { makeError } from 'ethers';
+
+import { describeChainError, isAlreadyKnownClue } from './broadcast-errors';
+
+describe('isAlreadyKnownClue', () => {
+  it('recognizes what ethers makes of "nonce too low" and replacement answers', () => {
+    expect(isAlreadyKnownClue(makeError('nonce has already been used', 'NONCE_EXPIRED'))).toBe(true);
+    expect(isAlreadyKnownClue(makeError('replacement fee too low', 'REPLACEMENT_UNDERPRICED'))).toBe(true);
+  });
+
+  it('recognizes node wordings that ethers leaves as UNKNOWN_ERROR', () => {
+    const anvil = makeError('could not coalesce error', 'UNKNOWN_ERROR', {
+      error: { code: -32003, message: 'transaction already imported' },
+    });
+    expect(isAlreadyKnownClue(anvil)).toBe(true);
+    expect(isAlreadyKnownClue(new Error('already known'))).toBe(true); // geth
+    expect(isAlreadyKnownClue(new Error('replacement transaction underpriced'))).toBe(true);
+  });
+
+  it('does not mistake real failures for clues', () => {
+    expect(
+      isAlreadyKnownClue(
+        makeError('insufficient funds for intrinsic transaction cost', 'INSUFFICIENT_FUNDS'),
+      ),
+    ).toBe(false);
+    expect(isAlreadyKnownClue(new Error('connect ECONNREFUSED 127.0.0.1:8545'))).toBe(false);
+    expect(isAlreadyKnownClue(undefined)).toBe(false);
+  });
+});
+
+describe('describeChainError', () => {
+  it("keeps the node's words and drops the transaction bytes ethers appends", () => {
+    const err = makeError('could not coalesce error', 'UNKNOWN_ERROR', {
+      error: { code: -32003, message: 'Insufficient funds for gas * price + value' },
+      payload: { method: 'eth_sendRawTransaction', params: ['0x02f86c'] },
+    });
+    const text = describeChainError(err);
+    expect(text).toBe('could not coalesce error (Insufficient funds for gas * price + value)');
+    expect(describeChainError('boom')).toBe('boom');
+  });
+});

@@ -1,0 +1,53 @@
+import { loadChainSettlementConfig } from './config';
+
+const KEY = '0x' + 'ab'.repeat(32);
+const base = {
+  DATABASE_URL: 'postgres://localhost/x',
+  USDC_ADDRESS: '0x' + '12'.repeat(20),
+  SETTLEMENT_SIGNER_KEY: KEY,
+};
+
+describe('loadChainSettlementConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadChainSettlementConfig(base);
+    expect(c).toMatchObject({
+      port: 3014,
+      rpcUrl: 'http://127.0.0.1:8545',
+      chainId: 31337,
+      confirmations: 1,
+      fxRateEurUsdc: '1.08',
+      fxFee: '0.01',
+      fxRateMaxAgeSeconds: 300,
+      gasLimit: 120_000n,
+      pollMs: 500,
+    });
+  });
+
+  it('requires the token address and the signer key', () => {
+    expect(() => loadChainSettlementConfig({ DATABASE_URL: 'x' })).toThrow(
+      /USDC_ADDRESS is required.*SETTLEMENT_SIGNER_KEY is required/,
+    );
+  });
+
+  it('never repeats the signer key in an error', () => {
+    const badKey = '0x' + 'cd'.repeat(31); // one byte short
+    let message = '';
+    try {
+      loadChainSettlementConfig({ ...base, SETTLEMENT_SIGNER_KEY: badKey });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('SETTLEMENT_SIGNER_KEY must be');
+    expect(message).not.toContain('cdcd');
+  });
+
+  it('refuses a fee of 100 % or more and a zero rate', () => {
+    expect(() => loadChainSettlementConfig({ ...base, FX_FEE: '1' })).toThrow(/FX_FEE/);
+    expect(() => loadChainSettlementConfig({ ...base, FX_RATE_EUR_USDC: '0.00' })).toThrow(
+      /FX_RATE_EUR_USDC/,
+    );
+    expect(() => loadChainSettlementConfig({ ...base, FX_RATE_EUR_USDC: '1,08' })).toThrow(
+      /FX_RATE_EUR_USDC/,
+    );
+  });
+});

@@ -1,0 +1,84 @@
+import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
+
+export const SETTLEMENT_SCHEMA = 'settlement';
+
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+const PRIVATE_KEY_RE = /^0x[0-9a-fA-F]{64}$/;
+
+// Parsers that never echo the value: the signer key must not end up in a log line.
+function secretKey(): (raw: string | undefined, name: string) => string {
+  return (raw, name) => {
+    if (raw === undefined || raw === '') throw new ConfigError(`${name} is required`);
+    if (!PRIVATE_KEY_RE.test(raw.trim()))
+      throw new ConfigError(`${name} must be a 0x-prefixed 32-byte hex private key`);
+    return raw.trim();
+  };
+}
+
+function address(): (raw: string | undefined, name: string) => string {
+  return (raw, name) => {
+    if (raw === undefined || raw === '') throw new ConfigError(`${name} is required`);
+    if (!ADDRESS_RE.test(raw.trim()))
+      throw new ConfigError(`${name} must be a 0x-prefixed 20-byte hex address, got "${raw}"`);
+    return raw.trim();
+  };
+}
+
+const settlementEnv = {
+  DATABASE_URL: commonEnv.DATABASE_URL,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  HOST: commonEnv.HOST,
+  CHAIN_SETTLEMENT_PORT: int({ default: defaultPorts.chainSettlement, min: 0, max: 65535 }),
+  RPC_URL: str({ default: 'http://127.0.0.1:8545' }),
+  CHAIN_ID: int({ default: 31337, min: 1 }),
+  USDC_ADDRESS: address(),
+  SETTLEMENT_SIGNER_KEY: secretKey(),
+  CHAIN_CONFIRMATIONS: int({ default: 1, min: 1 }),
+  FX_RATE_EUR_USDC: decimalString({ default: '1.08' }),
+  FX_FEE: decimalString({ default: '0.01' }),
+  FX_RATE_MAX_AGE_SECONDS: int({ default: 300, min: 1 }),
+  SETTLEMENT_GAS_LIMIT: int({ default: 120_000, min: 21_000 }),
+  SETTLEMENT_POLL_MS: int({ default: 500, min: 10 }),
+};
+
+export interface ChainSettlementConfig {
+  databaseUrl: string;
+  logLevel: string;
+  host: string;
+  port: number;
+  rpcUrl: string;
+  chainId: number;
+  usdcAddress: string;
+  signerKey: string; // hot wallet private key: never log it
+  confirmations: number;
+  fxRateEurUsdc: string;
+  fxFee: string;
+  fxRateMaxAgeSeconds: number;
+  gasLimit: bigint;
+  pollMs: number;
+}
+
+export const CHAIN_SETTLEMENT_CONFIG = Symbol('CHAIN_SETTLEMENT_CONFIG');
+
+export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.env): ChainSettlementConfig {
+  const env = loadEnv(settlementEnv, source);
+  if (Number(env.FX_FEE) >= 1) throw new ConfigError('invalid configuration: FX_FEE must be below 1');
+  if (/^0*(\.0*)?$/.test(env.FX_RATE_EUR_USDC))
+    throw new ConfigError('invalid configuration: FX_RATE_EUR_USDC must be above 0');
+  return {
+    databaseUrl: env.DATABASE_URL,
+    logLevel: env.LOG_LEVEL,
+    host: env.HOST,
+    port: env.CHAIN_SETTLEMENT_PORT,
+    rpcUrl: env.RPC_URL,
+    chainId: env.CHAIN_ID,
+    usdcAddress: env.USDC_ADDRESS,
+    signerKey: env.SETTLEMENT_SIGNER_KEY,
+    confirmations: env.CHAIN_CONFIRMATIONS,
+    fxRateEurUsdc: env.FX_RATE_EUR_USDC,
+    fxFee: env.FX_FEE,
+    fxRateMaxAgeSeconds: env.FX_RATE_MAX_AGE_SECONDS,
+    gasLimit: BigInt(env.SETTLEMENT_GAS_LIMIT),
+    pollMs: env.SETTLEMENT_POLL_MS,
+  };
+}

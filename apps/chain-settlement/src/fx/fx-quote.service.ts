@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { FxQuote, quote } from '@onramp/settlement-domain';
+
+import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
+import { FX_RATE_PROVIDER, FxRateProvider } from './fx-rate.provider';
+
+// Prices a payout with the provider's current rate and our fee; a rate past its max age throws
+// StaleFxRateError (it is never used).
+@Injectable()
+export class FxQuoteService {
+  constructor(
+    @Inject(FX_RATE_PROVIDER) private readonly provider: FxRateProvider,
+    @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
+  ) {}
+
+  async quote(payedAmount: string, now: Date = new Date()): Promise<FxQuote & { source: string }> {
+    const rate = await this.provider.currentRate();
+    const q = quote({
+      fxRateBase: rate.rate,
+      fee: this.config.fxFee,
+      payedAmount,
+      updatedAt: rate.updatedAt,
+      now,
+      maxAgeSeconds: this.config.fxRateMaxAgeSeconds,
+    });
+    return { ...q, source: rate.source };
+  }
+
+  // Audit trail: which rate, fee and source priced which order.
+  async log(
+    manager: EntityManager,
+    orderUuid: string,
+    payedAmount: string,
+    q: FxQuote & { source: string },
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO "settlement"."fx_quotes"
+         (order_uuid, source, fx_rate_base, fee, fx_rate_effective, rate_updated_at, payed_amount, token_amount)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        orderUuid,
+        q.source,
+        q.fxRateBase,
+        this.config.fxFee,
+        q.fxRateEffective,
+        q.fxRateUpdatedAt,
+        payedAmount,
+        q.sentTokenAmount,
+      ],
+    );
+  }
+}

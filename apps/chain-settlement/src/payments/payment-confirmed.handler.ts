@@ -1,0 +1,70 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import { EntityManager } from 'typeorm';
+
+import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
+import { EventConsumer } from '@onramp/messaging';
+import { FxQuote, StaleFxRateError } from '@onramp/settlement-domain';
+
+import { FxQuoteService } from '../fx/fx-quote.service';
+
+// payment.confirmed -> one PENDING settlement per order, priced at the current rate. The order
+// uuid is the primary key, so a second confirmation of the same order (a redelivery, a second
+// credit) finds the row taken and can never create a second transfer.
+@Injectable()
+export class PaymentConfirmedHandler implements OnModuleInit {
+  private readonly log = new Logger(PaymentConfirmedHandler.name);
+
+  constructor(
+    private readonly consumer: EventConsumer,
+    private readonly fx: FxQuoteService,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumer.on(Topics.PaymentConfirmed, (event, manager) => this.handle(event, manager));
+  }
+
+  async handle(
+    event: EventEnvelope<'payment.confirmed', PaymentConfirmedV1>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const d = event.data;
+    let q: (FxQuote & { source: string }) | undefined;
+    try {
+      q = await this.fx.quote(d.payedAmount);
+    } catch (err) {
+      if (!(err instanceof StaleFxRateError)) throw err;
+      // Never priced with a stale rate, never dropped: the worker prices it once a fresh rate exists.
+      this.log.warn(`order ${d.orderUuid}: ${err.message}; settlement stored unpriced`);
+    }
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO "settlement"."settlements"
+         (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
+          fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING')
+       ON CONFLICT (order_uuid) DO NOTHING
+       RETURNING order_uuid`,
+      [
+        d.orderUuid,
+        event.merchantId,
+        d.bankTransactionId,
+        d.reference,
+        getAddress(d.recipientAddress.toLowerCase()),
+        d.payedAmount,
+        d.payerAccountHolderName,
+        q?.fxRateBase ?? null,
+        q?.fxRateEffective ?? null,
+        q?.fxRateUpdatedAt ?? null,
+        q?.sentTokenAmount ?? null,
+        q?.baseUnits.toString() ?? null,
+      ],
+    );
+    if (inserted.length === 0) {
+      this.log.warn(
+        `order ${d.orderUuid}: another payment.confirmed (bank transaction ${d.bankTransactionId}) ignored; one payout per order`,
+      );
+      return;
+    }
+    if (q) await this.fx.log(manager, d.orderUuid, d.payedAmount, q);
+  }
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+
+import { Producer } from 'kafkajs';
+import { parseUnits, Wallet } from 'ethers';
+
+import { PaymentConfirmedV1, Topics } from '@onramp/contracts';
+import { generateRfReference } from '@onramp/sepa';
+import { waitFor } from '@onramp/testing';
+
+import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import { envelope, EventCollector, produce, startGroupAtEnd, testKafka } from './testing/kafka-events';
+import { setUpTestChain, TestChain } from './testing/test-chain';
+import { SettlementWorker } from './worker/settlement-worker';
+import { SignPendingStep } from './worker/sign-pending.step';
+
+interface SettlementRow {
+  state: string;
+  tx_hash: string | null;
+  raw_tx: string | null;
+  nonce: string | null;
+  token_amount: string | null;
+  last_error: string | null;
+}
+
+describe('chain-settlement: exactly one on-chain payout per order (integration)', () => {
+  const kafka = testKafka();
+  const groupId = `onramp-chain-settlement-test-${randomUUID()}`;
+  const merchant = randomUUID();
+  let chain: TestChain;
+  let hotWallet: Wallet;
+  let env: Record<string, string>;
+  let t: ChainSettlementTestApp;
+  let producer: Producer;
+  let collector: EventCollector;
+
+  const payment = (overrides: Partial<PaymentConfirmedV1> = {}): PaymentConfirmedV1 => ({
+    orderUuid: randomUUID(),
+    bankTransactionId: randomUUID(),
+    reference: generateRfReference(),
+    payedAmount: '100.10',
+    currency: 'EUR',
+    payerAccountHolderName: 'Jane Doe',
+    recipientAddress: Wallet.createRandom().address,
+    bookedAt: new Date().toISOString(),
+    ...overrides,
+  });
+  const confirm = async (data: PaymentConfirmedV1) => {
+    const event = envelope(Topics.PaymentConfirmed, merchant, data);
+    await produce(producer, event, data.orderUuid);
+    return event;
+  };
+  const settlement = async (orderUuid: string): Promise<SettlementRow | undefined> =>
+    (
+      await t.dataSource.query(
+        `SELECT state, tx_hash, raw_tx, nonce::text, token_amount::text, last_error FROM settlement.settlements WHERE order_uuid = $1`,
+        [orderUuid],
+      )
+    )[0];
+  const settlementIn = (orderUuid: string, states: string[], timeoutMs = 30_000) =>
+    waitFor(
+      async () => {
+        const row = await settlement(orderUuid);
+        return row && states.includes(row.state) ? row : undefined;
+      },
+      { timeoutMs, description: `settlement of ${orderUuid} in ${states.join('|')}` },
+    );
+
+  beforeAll(async () => {
+    chain = await setUpTestChain();
+    hotWallet = await chain.newFundedWallet(); // ETH for gas, no USDC yet
+    env = {
+      RPC_URL: chain.rpcUrl,
+      CHAIN_ID: String(chain.chainId),
+      USDC_ADDRESS: chain.usdcAddress,
+      SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
+      SETTLEMENT_POLL_MS: '100',
+      CHAIN_CONFIRMATIONS: '1',
+    };
+    producer = kafka.producer();
+    collector = new EventCollector(kafka);
+    await Promise.all([
+      producer.connect(),
+      collector.start([Topics.TransferSucceeded, Topics.TransferFailed]),
+      startGroupAtEnd(kafka, groupId, Topics.PaymentConfirmed),
+    ]);
+    t = await startChainSettlementTestApp({ env, groupId });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await collector?.stop();
+    await producer?.disconnect();
+    chain?.close();
+  });
+
+  it('holds the order while the hot wallet is underfunded and pays once it is funded', async () => {
+    const data = payment({ payedAmount: '50' });
+    await confirm(data);
+    const held = await settlementIn(data.orderUuid, ['PENDING']);
+    await waitFor(
+      async () => (await settlement(data.orderUuid))?.last_error?.includes('hot wallet underfunded'),
+      {
+        timeoutMs: 30_000,
+        description: 'underfunded note',
+      },
+    );
+    expect(held.state).toBe('PENDING');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await settlement(data.orderUuid))?.state).toBe('PENDING'); // held, not failed
+    expect(collector.forOrder(Topics.TransferFailed, data.orderUuid)).toHaveLength(0);
+
+    await chain.mint(hotWallet.address, parseUnits('1000000', 6)); // plenty: other suites' payments may land here too
+    const event = await collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
+    expect(event.data.sentTokenAmount).toBe('53.46'); // 50 x 1.08 x 0.99
+    expect(await chain.balanceOf(data.recipientAddress)).toBe(53_460_000n);
+  });
+
+  it('pays a confirmed payment exactly once, with the exact FX amount, and publishes transfer.succeeded', async () => {
+    const data = payment({ payedAmount: '100.10' });
+    await confirm(data);
+    const event = await collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
+
+    const row = await settlement(data.orderUuid);
+    expect(row?.state).toBe('CONFIRMED');
+    expect(event.merchantId).toBe(merchant);
+    expect(event.data).toEqual({
+      orderUuid: data.orderUuid,
+      transactionHash: row?.tx_hash,
+      payedAmount: '100.1',
+      sentTokenAmount: '107.02692', // floats would say 107.026919
+      sentTokenCurrency: 'USDC',
+      recipientAddress: data.recipientAddress,
+      fxRateBase: '1.08',
+      fxRateEffective: '1.0692',
+      fxRateUpdatedAt: expect.stringMatching(/Z$/),
+      chainId: chain.chainId,
+      payerAccountHolderName: 'Jane Doe',
+    });
+    expect(await chain.balanceOf(data.recipientAddress)).toBe(107_026_920n);
+    expect(await chain.transfersTo(data.recipientAddress)).toEqual([
+      { txHash: row?.tx_hash, value: 107_026_920n },
+    ]);
+  });
+
+  it('never pays twice for one order: a redelivered event and a second confirmation change nothing', async () => {
+    const data = payment({ payedAmount: '20' });
+    const first = await confirm(data);
+    await produce(producer, first, data.orderUuid); // the same event again (same id)
+    await confirm({ ...data, bankTransactionId: randomUUID(), payedAmount: '999' }); // another credit's confirmation
+    await collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
+    await new Promise((r) => setTimeout(r, 1500)); // room for a wrong second payout to appear
+
+    expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
+    expect(await chain.balanceOf(data.recipientAddress)).toBe(21_384_000n); // 20 x 1.0692, the first confirmation
+    expect(collector.forOrder(Topics.TransferSucceeded, data.orderUuid)).toHaveLength(1);
+    const [{ n }] = await t.dataSource.query(
+      `SELECT count(*)::int AS n FROM settlement.settlements WHERE order_uuid = $1`,
+      [data.orderUuid],
+    );
+    expect(n).toBe(1);
+  });
+
+  it('fails the transfer when it reverts on chain (blacklisted recipient) and publishes transfer.failed', async () => {
+    const data = payment({ payedAmount: '10' });
+    await chain.blacklist(data.recipientAddress);
+    await confirm(data);
+    const event = await collector.waitFor(Topics.TransferFailed, data.orderUuid);
+
+    const row = await settlement(data.orderUuid);
+    expect(row?.state).toBe('FAILED');
+    expect(event.data).toEqual({
+      orderUuid: data.orderUuid,
+      transactionHash: row?.tx_hash,
+      payedAmount: '10',
+      reason: 'on-chain USDC transfer reverted',
+    });
+    const receipt = await chain.provider.getTransactionReceipt(row?.tx_hash as string);
+    expect(receipt?.status).toBe(0); // mined and reverted: the nonce is used, later payouts are not stuck
+    expect(await chain.balanceOf(data.recipientAddress)).toBe(0n);
+
+    const next = payment({ payedAmount: '1' });
+    await confirm(next);
+    await collector.waitFor(Topics.TransferSucceeded, next.orderUuid);
+  });
+
+  it('after a restart, re-broadcasts the stored bytes of signed transfers and pays each exactly once', async () => {
+    // Stop the worker: transfers get signed and stored, but the process "dies" before sending them.
+    await t.app.get(SettlementWorker).stop();
+    const unsent = payment({ payedAmount: '30' });
+    const sentBeforeCrash = payment({ payedAmount: '40' });
+    await confirm(unsent);
+    await settlementIn(unsent.orderUuid, ['PENDING']);
+    await confirm(sentBeforeCrash); // created later, so signed with a higher nonce
+    await settlementIn(sentBeforeCrash.orderUuid, ['PENDING']);
+    const signing = t.app.get(SignPendingStep);
+    const skip = new Set<string>();
+    while ((await signing.runOnce(skip)).kind !== 'idle') {
+      // other suites' payments may be queued here too; sign everything that is due
+    }
+    const before = {
+      unsent: (await settlement(unsent.orderUuid)) as SettlementRow,
+      sent: (await settlement(sentBeforeCrash.orderUuid)) as SettlementRow,
+    };
+    expect([before.unsent.state, before.sent.state]).toEqual(['SIGNED', 'SIGNED']);
+    expect(BigInt(before.sent.nonce as string)).toBeGreaterThan(BigInt(before.unsent.nonce as string));
+    expect(await chain.provider.getTransaction(before.unsent.tx_hash as string)).toBeNull();
+    // The other one reached the node just before the crash; it waits in the mempool for the lower nonce.
+    await chain.provider.broadcastTransaction(before.sent.raw_tx as string);
+    expect(await chain.provider.getTransactionReceipt(before.sent.tx_hash as string)).toBeNull();
+    // Hold the unsent one back a few seconds (as a retry delay would), so the restarted worker
+    // first meets the transaction the node already has.
+    await t.dataSource.query(
+      `UPDATE settlement.settlements SET next_attempt_at = now() + interval '8 seconds' WHERE order_uuid = $1`,
+      [unsent.orderUuid],
+    );
+    await t.close(); // the crash
+
+    t = await startChainSettlementTestApp({ env, groupId, databaseUrl: t.databaseUrl });
+    // "already known" is a clue, not a failure: the worker takes it as sent and waits for the receipt.
+    const known = await settlementIn(sentBeforeCrash.orderUuid, ['BROADCAST'], 6_000);
+    expect(known).toMatchObject({ tx_hash: before.sent.tx_hash, last_error: null });
+    expect((await settlement(unsent.orderUuid))?.state).toBe('SIGNED');
+
+    const [a, b] = await Promise.all([
+      collector.waitFor(Topics.TransferSucceeded, unsent.orderUuid, 60_000),
+      collector.waitFor(Topics.TransferSucceeded, sentBeforeCrash.orderUuid, 60_000),
+    ]);
+    expect(a.data.transactionHash).toBe(before.unsent.tx_hash);
+    expect(b.data.transactionHash).toBe(before.sent.tx_hash);
+    expect(await settlement(unsent.orderUuid)).toMatchObject({
+      state: 'CONFIRMED',
+      raw_tx: before.unsent.raw_tx,
+      nonce: before.unsent.nonce,
+    });
+    expect(await chain.transfersTo(unsent.recipientAddress)).toEqual([
+      { txHash: before.unsent.tx_hash, value: 32_076_000n },
+    ]);
+    expect(await chain.transfersTo(sentBeforeCrash.recipientAddress)).toEqual([
+      { txHash: before.sent.tx_hash, value: 42_768_000n },
+    ]);
+  });
+});

@@ -1,0 +1,103 @@
+import { DataSource, EntityManager } from 'typeorm';
+
+import { retryDelayMs, SettlementState } from '@onramp/settlement-domain';
+
+import { SettlementEntity } from './settlement.entity';
+import { SignerEntity } from './signer.entity';
+
+// The next due settlement in one of `states` that no other worker holds. The row stays locked
+// until the caller's transaction ends; SKIP LOCKED lets several workers share the table.
+export async function lockNextDue(
+  manager: EntityManager,
+  states: SettlementState[],
+  skip: ReadonlySet<string>,
+  orderBy: 'created' | 'nonce',
+): Promise<SettlementEntity | null> {
+  const qb = manager
+    .createQueryBuilder(SettlementEntity, 's')
+    .setLock('pessimistic_write')
+    .setOnLocked('skip_locked')
+    .where('s.state IN (:...states)', { states })
+    .andWhere('s.nextAttemptAt <= now()');
+  if (skip.size > 0) qb.andWhere('NOT (s.orderUuid = ANY(:skip))', { skip: [...skip] });
+  if (orderBy === 'nonce') qb.orderBy('s.nonce', 'ASC', 'NULLS LAST').addOrderBy('s.createdAt', 'ASC');
+  else qb.orderBy('s.createdAt', 'ASC');
+  return qb.limit(1).getOne();
+}
+
+// Keeps the settlement where it is and tries again later, saying why (for operators and alerts).
+export async function deferSettlement(
+  manager: EntityManager,
+  settlement: Pick<SettlementEntity, 'orderUuid' | 'attempts'>,
+  reason: string,
+  baseDelayMs: number,
+): Promise<void> {
+  const delay = retryDelayMs(settlement.attempts, baseDelayMs);
+  await manager.update(
+    SettlementEntity,
+    { orderUuid: settlement.orderUuid },
+    {
+      lastError: reason,
+      attempts: settlement.attempts + 1,
+      nextAttemptAt: new Date(Date.now() + delay),
+      updatedAt: new Date(),
+    },
+  );
+}
+
+// After a step's transaction rolled back (an RPC or database error), in a transaction of its own.
+export async function recordStepFailure(
+  dataSource: DataSource,
+  orderUuid: string,
+  reason: string,
+  baseDelayMs: number,
+): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    const row = await manager
+      .createQueryBuilder(SettlementEntity, 's')
+      .setLock('pessimistic_write')
+      .where('s.orderUuid = :orderUuid', { orderUuid })
+      .getOne();
+    if (row) await deferSettlement(manager, row, reason, baseDelayMs);
+  });
+}
+
+// Locks the hot wallet's nonce counter, creating it on first use from the chain's pending nonce.
+// Every signing worker queues on this row lock, so no two transactions ever get the same nonce.
+export async function lockSigner(
+  manager: EntityManager,
+  address: string,
+  chainId: number,
+  chainPendingNonce: () => Promise<bigint>,
+): Promise<SignerEntity> {
+  const lock = () =>
+    manager
+      .createQueryBuilder(SignerEntity, 'g')
+      .setLock('pessimistic_write')
+      .where('g.address = :address', { address })
+      .getOne();
+  const existing = await lock();
+  if (existing) return existing;
+  const start = await chainPendingNonce();
+  await manager.query(
+    `INSERT INTO "settlement"."signers" (address, chain_id, next_nonce) VALUES ($1, $2, $3) ON CONFLICT (address) DO NOTHING`,
+    [address, chainId, start.toString()],
+  );
+  const created = await lock();
+  if (!created) throw new Error(`signer ${address} vanished while being created`);
+  return created;
+}
+
+// Tokens (base units) and transactions already signed by this wallet but not yet final: the
+// balance must cover them too before another transfer is signed.
+export async function inFlightOf(
+  manager: EntityManager,
+  signerAddress: string,
+): Promise<{ baseUnits: bigint; count: bigint }> {
+  const [row]: { units: string; n: string }[] = await manager.query(
+    `SELECT COALESCE(SUM(token_base_units), 0)::text AS units, COUNT(*)::text AS n
+     FROM "settlement"."settlements" WHERE signer_address = $1 AND state IN ('SIGNED', 'BROADCAST')`,
+    [signerAddress],
+  );
+  return { baseUnits: BigInt(row.units), count: BigInt(row.n) };
+}

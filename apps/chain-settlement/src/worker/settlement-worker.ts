@@ -1,0 +1,123 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { OutboxRelay } from '@onramp/messaging';
+
+import { describeChainError } from '../chain/broadcast-errors';
+import { ChainClient } from '../chain/chain.client';
+import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
+import { recordStepFailure } from '../settlements/settlement.repository';
+import { DriveInFlightStep } from './drive-in-flight.step';
+import { SignPendingStep } from './sign-pending.step';
+import { OnPicked, StepResult } from './step-result';
+
+// Upper bound of settlements one step handles per tick, so a backlog never starves shutdown.
+const MAX_PER_TICK = 50;
+
+// Drives settlements from PENDING to a receipt, every SETTLEMENT_POLL_MS. Starts at bootstrap,
+// stops before the database closes. Any number of workers can run: rows are claimed with
+// FOR UPDATE SKIP LOCKED and nonces are allocated under the signer row lock.
+@Injectable()
+export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly log = new Logger(SettlementWorker.name);
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private chainVerified = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly chain: ChainClient,
+    private readonly signing: SignPendingStep,
+    private readonly inFlight: DriveInFlightStep,
+    private readonly relay: OutboxRelay,
+    @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  nudge(): void {
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.tick();
+      } catch (err) {
+        this.log.warn(`settlement tick failed, retrying: ${describeChainError(err)}`);
+      }
+      await this.sleep(this.config.pollMs);
+    }
+  }
+
+  // One pass: sign what is due, then drive every in-flight transaction towards its receipt.
+  async tick(): Promise<void> {
+    if (!(await this.verifyChain())) return;
+    await this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
+    const finalized = await this.drain((skip, onPicked) => this.inFlight.runOnce(skip, onPicked));
+    if (finalized > 0) this.relay.nudge();
+  }
+
+  private async drain(step: (skip: Set<string>, onPicked: OnPicked) => Promise<StepResult>): Promise<number> {
+    const skip = new Set<string>();
+    let finalized = 0;
+    for (let i = 0; i < MAX_PER_TICK && this.running; i++) {
+      let current: string | undefined;
+      try {
+        const result = await step(skip, (orderUuid) => (current = orderUuid));
+        if (result.kind === 'idle') break;
+        if (result.kind === 'finalized') finalized++;
+      } catch (err) {
+        if (!current) throw err;
+        const reason = describeChainError(err);
+        this.log.warn(`order ${current}: settlement step failed, will retry: ${reason}`);
+        await recordStepFailure(this.dataSource, current, reason, this.config.pollMs);
+      }
+    }
+    return finalized;
+  }
+
+  // Signing for the wrong chain would produce transactions the node rejects (or, worse, replays
+  // elsewhere): refuse to work until RPC_URL and CHAIN_ID agree.
+  private async verifyChain(): Promise<boolean> {
+    if (this.chainVerified) return true;
+    const actual = await this.chain.chainId();
+    if (actual !== this.config.chainId) {
+      this.log.error(
+        `RPC_URL serves chain ${actual} but CHAIN_ID is ${this.config.chainId}; no settlement is signed`,
+      );
+      return false;
+    }
+    this.chainVerified = true;
+    return true;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

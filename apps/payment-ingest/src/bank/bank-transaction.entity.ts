@@ -1,0 +1,60 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export const BANK_TRANSACTION_STATUSES = ['BOOKED', 'REJECTED'] as const;
+export type BankTransactionStatus = (typeof BANK_TRANSACTION_STATUSES)[number];
+
+// UNMATCHED: no open reference of the merchant yet (it may still arrive with order.created);
+// DUPLICATE: its reference was already matched or closed, so it never pays.
+export type MatchStatus = 'MATCHED' | 'UNMATCHED' | 'DUPLICATE';
+
+@Entity({ schema: 'payments', name: 'bank_transactions' })
+export class BankTransactionEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid', { name: 'merchant_id' })
+  merchantId!: string;
+
+  @Column('text', { name: 'reference_raw', nullable: true })
+  referenceRaw!: string | null;
+
+  @Column('text', { name: 'remittance_information', nullable: true })
+  remittanceInformation!: string | null;
+
+  @Column('text', { name: 'end_to_end_id', nullable: true })
+  endToEndId!: string | null;
+
+  // normalized references found in the reference, remittance text and end-to-end id
+  @Column('text', { name: 'candidate_references', array: true })
+  candidateReferences!: string[];
+
+  @Column('numeric', { precision: 20, scale: 2 })
+  amount!: string;
+
+  @Column('text')
+  currency!: string;
+
+  @Column('text', { name: 'payer_name' })
+  payerName!: string;
+
+  @Column('text', { name: 'payer_iban', nullable: true })
+  payerIban!: string | null;
+
+  @Column('text')
+  status!: BankTransactionStatus;
+
+  @Column('text', { name: 'match_status' })
+  matchStatus!: MatchStatus;
+
+  @Column('text', { name: 'matched_reference', nullable: true })
+  matchedReference!: string | null;
+
+  @Column('uuid', { name: 'matched_order_uuid', nullable: true })
+  matchedOrderUuid!: string | null;
+
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,82 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { Topics } from '@onramp/contracts';
+import { OutboxWriter } from '@onramp/messaging';
+import { normalizeDecimal } from '@onramp/money';
+
+import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { OpenReferenceEntity } from '../references/open-reference.entity';
+
+export type MatchOutcome = 'confirmed' | 'failed' | 'duplicate';
+
+export const REJECTED_CREDIT_REASON = 'SEPA credit rejected by the bank';
+
+// Applies one credit to one reference. Call it inside the transaction that holds the reference
+// row lock: the state change and its event commit together, and only an OPEN reference pays.
+@Injectable()
+export class CreditMatcher {
+  private readonly log = new Logger(CreditMatcher.name);
+
+  constructor(private readonly outbox: OutboxWriter) {}
+
+  async apply(
+    manager: EntityManager,
+    credit: BankTransactionEntity,
+    ref: OpenReferenceEntity,
+  ): Promise<MatchOutcome> {
+    const now = new Date();
+    const link = { matchedReference: ref.reference, matchedOrderUuid: ref.orderUuid, updatedAt: now };
+    if (ref.status !== 'OPEN') {
+      await manager.update(BankTransactionEntity, { id: credit.id }, { ...link, matchStatus: 'DUPLICATE' });
+      credit.matchStatus = 'DUPLICATE';
+      this.log.warn(
+        `credit ${credit.id} for ${ref.status} reference of order ${ref.orderUuid} stored as DUPLICATE; it does not pay`,
+      );
+      return 'duplicate';
+    }
+
+    const booked = credit.status === 'BOOKED';
+    ref.status = booked ? 'MATCHED' : 'CLOSED';
+    ref.matchedBankTransactionId = credit.id;
+    await manager.update(
+      OpenReferenceEntity,
+      { reference: ref.reference },
+      { status: ref.status, matchedBankTransactionId: credit.id, updatedAt: now },
+    );
+    await manager.update(BankTransactionEntity, { id: credit.id }, { ...link, matchStatus: 'MATCHED' });
+    credit.matchStatus = 'MATCHED';
+
+    if (booked) {
+      await this.outbox.append(manager, {
+        type: Topics.PaymentConfirmed,
+        key: ref.orderUuid,
+        merchantId: ref.merchantId,
+        data: {
+          orderUuid: ref.orderUuid,
+          bankTransactionId: credit.id,
+          reference: ref.reference,
+          payedAmount: normalizeDecimal(credit.amount),
+          currency: 'EUR',
+          payerAccountHolderName: credit.payerName,
+          recipientAddress: ref.recipientAddress,
+          bookedAt: credit.createdAt.toISOString(),
+        },
+      });
+      return 'confirmed';
+    }
+    await this.outbox.append(manager, {
+      type: Topics.PaymentFailed,
+      key: ref.orderUuid,
+      merchantId: ref.merchantId,
+      data: {
+        orderUuid: ref.orderUuid,
+        bankTransactionId: credit.id,
+        reference: ref.reference,
+        payedAmount: '0',
+        reason: REJECTED_CREDIT_REASON,
+      },
+    });
+    return 'failed';
+  }
+}

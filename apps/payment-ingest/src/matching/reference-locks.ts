@@ -1,0 +1,58 @@
+import { EntityManager } from 'typeorm';
+
+import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { OpenReferenceEntity } from '../references/open-reference.entity';
+
+// A credit and the order.created of its reference can commit at the same time, each unable to see
+// the other: the credit would stay UNMATCHED forever. Both sides first take a transaction-scoped
+// advisory lock per reference (sorted, so two credits never deadlock), then re-read.
+export async function lockReferenceKeys(manager: EntityManager, references: string[]): Promise<void> {
+  for (const reference of [...new Set(references)].sort()) {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('payments.reference'), hashtext($1))`, [
+      reference,
+    ]);
+  }
+}
+
+// The row lock makes two simultaneous credits for one reference take turns: the second sees MATCHED.
+export async function findMerchantReferencesForUpdate(
+  manager: EntityManager,
+  merchantId: string,
+  references: string[],
+): Promise<OpenReferenceEntity[]> {
+  if (references.length === 0) return [];
+  return manager
+    .createQueryBuilder(OpenReferenceEntity, 'r')
+    .setLock('pessimistic_write')
+    .where('r.merchantId = :merchantId', { merchantId })
+    .andWhere('r.reference = ANY(:references)', { references })
+    .getMany();
+}
+
+export async function findReferenceForUpdate(
+  manager: EntityManager,
+  reference: string,
+): Promise<OpenReferenceEntity | null> {
+  return manager
+    .createQueryBuilder(OpenReferenceEntity, 'r')
+    .setLock('pessimistic_write')
+    .where('r.reference = :reference', { reference })
+    .getOne();
+}
+
+// Credits of the merchant that arrived before the order.created of this reference, oldest first.
+export async function findWaitingCreditsForUpdate(
+  manager: EntityManager,
+  merchantId: string,
+  reference: string,
+): Promise<BankTransactionEntity[]> {
+  return manager
+    .createQueryBuilder(BankTransactionEntity, 't')
+    .setLock('pessimistic_write')
+    .where('t.merchantId = :merchantId', { merchantId })
+    .andWhere(`t.matchStatus = 'UNMATCHED'`)
+    .andWhere(':reference = ANY(t.candidate_references)', { reference })
+    .orderBy('t.createdAt', 'ASC')
+    .addOrderBy('t.id', 'ASC')
+    .getMany();
+}

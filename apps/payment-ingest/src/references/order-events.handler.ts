@@ -1,0 +1,96 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { EventEnvelope, OrderCompletedV1, OrderCreatedV1, OrderFailedV1, Topics } from '@onramp/contracts';
+import { EventConsumer } from '@onramp/messaging';
+import { normalizeDecimal } from '@onramp/money';
+import { normalizeReference } from '@onramp/sepa';
+
+import { CreditMatcher } from '../matching/credit-matcher';
+import {
+  findReferenceForUpdate,
+  findWaitingCreditsForUpdate,
+  lockReferenceKeys,
+} from '../matching/reference-locks';
+import { OpenReferenceEntity } from './open-reference.entity';
+
+// Learns the references to expect from the orders service. Every handler is idempotent: the
+// consumer records the event id in the same transaction, and the writes themselves are upserts.
+@Injectable()
+export class OrderEventsHandler implements OnModuleInit {
+  private readonly log = new Logger(OrderEventsHandler.name);
+
+  constructor(
+    private readonly consumer: EventConsumer,
+    private readonly matcher: CreditMatcher,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumer.on(Topics.OrderCreated, (event, manager) => this.onOrderCreated(event, manager));
+    this.consumer.on(Topics.OrderCompleted, (event, manager) => this.closeReference(event, manager));
+    this.consumer.on(Topics.OrderFailed, (event, manager) => this.closeReference(event, manager));
+  }
+
+  // Opens the reference, then settles any credit of that merchant that arrived before this event.
+  async onOrderCreated(
+    event: EventEnvelope<'order.created', OrderCreatedV1>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const { data, merchantId } = event;
+    const reference = normalizeReference(data.reference);
+    await lockReferenceKeys(manager, [reference]);
+    await manager.query(
+      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
+       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN')
+       ON CONFLICT DO NOTHING`,
+      [reference, data.orderUuid, merchantId, data.amount, data.currency, data.recipientAddress],
+    );
+    const ref = await findReferenceForUpdate(manager, reference);
+    if (!ref || ref.orderUuid !== data.orderUuid) {
+      this.log.error(
+        `order ${data.orderUuid}: reference ${reference} already belongs to another order; not opened`,
+      );
+      return;
+    }
+    const waiting = await findWaitingCreditsForUpdate(manager, ref.merchantId, reference);
+    for (const credit of waiting) {
+      const outcome = await this.matcher.apply(manager, credit, ref);
+      this.log.log(`credit ${credit.id} received before order ${ref.orderUuid} matched: ${outcome}`);
+    }
+  }
+
+  // A finished order takes no more money. If this overtakes its order.created (another topic), a
+  // CLOSED row is written first and order.created then leaves it alone.
+  async closeReference(
+    event: EventEnvelope<'order.completed' | 'order.failed', OrderCompletedV1 | OrderFailedV1>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const { data, merchantId } = event;
+    const closed = await manager.update(
+      OpenReferenceEntity,
+      { orderUuid: data.orderUuid },
+      { status: 'CLOSED', updatedAt: new Date() },
+    );
+    if ((closed.affected ?? 0) > 0) return;
+    const reference = normalizeReference(data.reference);
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
+       VALUES ($1, $2, $3, $4, $5, $6, 'CLOSED')
+       ON CONFLICT DO NOTHING
+       RETURNING order_uuid`,
+      [
+        reference,
+        data.orderUuid,
+        merchantId,
+        normalizeDecimal(data.amount.toFixed(2)),
+        data.currency,
+        data.recipientAddress,
+      ],
+    );
+    if (inserted.length === 0) {
+      this.log.error(
+        `order ${data.orderUuid} ended, but its reference ${reference} belongs to another order; nothing closed`,
+      );
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { OutboxRelay } from '@onramp/messaging';
+
+import { BankTransactionEntity, BankTransactionStatus } from '../bank/bank-transaction.entity';
+import { CreditMatcher, MatchOutcome } from '../matching/credit-matcher';
+import { pickReference, referenceCandidates } from '../matching/reference-matching';
+import { findMerchantReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
+
+export interface RecordSepaCreditInput {
+  merchantId: string;
+  reference?: string;
+  amount: string; // EUR, canonical decimal string
+  currency: 'EUR';
+  payerName: string;
+  payerIban?: string;
+  remittanceInformation?: string;
+  endToEndId?: string;
+  status: BankTransactionStatus;
+}
+
+// Stores an incoming SEPA credit and, in the same transaction, matches it against the merchant's
+// open references: a BOOKED match confirms the payment, a REJECTED one fails it, a credit for an
+// already used reference is kept as DUPLICATE and never pays.
+@Injectable()
+export class RecordSepaCreditUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly matcher: CreditMatcher,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async execute(
+    input: RecordSepaCreditInput,
+  ): Promise<{ bankTransactionId: string; outcome: MatchOutcome | 'unmatched' }> {
+    const candidates = referenceCandidates(input);
+    const now = new Date();
+    const credit: BankTransactionEntity = {
+      id: randomUUID(),
+      merchantId: input.merchantId,
+      referenceRaw: input.reference ?? null,
+      remittanceInformation: input.remittanceInformation ?? null,
+      endToEndId: input.endToEndId ?? null,
+      candidateReferences: candidates,
+      amount: input.amount,
+      currency: input.currency,
+      payerName: input.payerName,
+      payerIban: input.payerIban ?? null,
+      status: input.status,
+      matchStatus: 'UNMATCHED',
+      matchedReference: null,
+      matchedOrderUuid: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+
+    const outcome = await this.dataSource.transaction(
+      async (manager): Promise<MatchOutcome | 'unmatched'> => {
+        await lockReferenceKeys(manager, candidates);
+        await manager.insert(BankTransactionEntity, credit);
+        const ref = pickReference(
+          await findMerchantReferencesForUpdate(manager, input.merchantId, candidates),
+          candidates,
+        );
+        return ref ? this.matcher.apply(manager, credit, ref) : 'unmatched';
+      },
+    );
+    if (outcome === 'confirmed' || outcome === 'failed') this.relay.nudge();
+    return { bankTransactionId: credit.id, outcome };
+  }
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+
+import { generateRfReference } from '@onramp/sepa';
+
+import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
+
+describe('payment-ingest: sandbox bank request validation (integration)', () => {
+  let t: PaymentIngestTestApp;
+  const merchant = randomUUID();
+  const credit = (body: Record<string, unknown>, merchantId = merchant) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/sandbox/sepa-credits',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
+      payload: { amount: 100, currency: 'EUR', payerName: 'Jane Doe', ...body },
+    });
+
+  beforeAll(async () => {
+    t = await startPaymentIngestTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 400 problem+json for invalid credits, naming the field', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ amount: 0 }, 'amount'],
+      [{ amount: -5 }, 'amount'],
+      [{ amount: 10.123 }, 'amount'],
+      [{ amount: '1.001' }, 'amount'],
+      [{ amount: 'ten' }, 'amount'],
+      [{ amount: null }, 'amount'],
+      [{ currency: 'USD' }, 'currency'],
+      [{ payerName: '' }, 'payerName'],
+      [{ payerName: 42 }, 'payerName'],
+      [{ payerIban: 'not-an-iban' }, 'payerIban'],
+      [{ status: 'PENDING' }, 'status'],
+      [{ remittanceInformation: 'x'.repeat(141) }, 'remittanceInformation'],
+    ];
+    for (const [patch, field] of cases) {
+      const res = await credit({ reference: generateRfReference(), ...patch });
+      expect([JSON.stringify(patch), res.statusCode]).toEqual([JSON.stringify(patch), 400]);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    const { payerName: _omit, ...noPayer } = { amount: 1, currency: 'EUR', payerName: 'x' };
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/sepa-credits',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchant)}` },
+      payload: noPayer,
+    });
+    expect(missing.statusCode).toBe(400);
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/sepa-credits',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchant)}`, 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
+    expect(notJson.statusCode).toBe(400);
+  });
+
+  it('requires a merchant token', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/sepa-credits',
+      payload: { amount: 1, currency: 'EUR', payerName: 'x' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+});
+
+describe('payment-ingest outside sandbox mode (integration)', () => {
+  let t: PaymentIngestTestApp;
+
+  beforeAll(async () => {
+    t = await startPaymentIngestTestApp({ ONRAMP_MODE: 'production' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    process.env['ONRAMP_MODE'] = 'sandbox';
+  });
+
+  it('has no sandbox bank: 404, even with a valid token', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/sepa-credits',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(randomUUID())}` },
+      payload: { reference: generateRfReference(), amount: 1, currency: 'EUR', payerName: 'Jane Doe' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    const anonymous = await t.app.inject({ method: 'POST', url: '/sandbox/sepa-credits', payload: {} });
+    expect(anonymous.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+
+import { Producer } from 'kafkajs';
+
+import { Topics } from '@onramp/contracts';
+import { generateRfReference } from '@onramp/sepa';
+import { waitFor } from '@onramp/testing';
+
+import { envelope, EventCollector, produce, testKafka } from '../testing/kafka-events';
+import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
+
+interface CreditRow {
+  match_status: string;
+  matched_order_uuid: string | null;
+  amount: string;
+}
+
+describe('payment-ingest: sandbox bank credits matched to orders (integration)', () => {
+  let t: PaymentIngestTestApp;
+  let producer: Producer;
+  let collector: EventCollector;
+  const kafka = testKafka();
+  const merchant = randomUUID();
+
+  const newOrder = () => ({
+    orderUuid: randomUUID(),
+    reference: generateRfReference(),
+    recipientAddress: '0x' + randomUUID().replace(/-/g, '').padEnd(40, 'a'),
+  });
+  type Order = ReturnType<typeof newOrder>;
+
+  const announce = async (order: Order, merchantId = merchant) => {
+    const data = {
+      orderUuid: order.orderUuid,
+      kycUserUuid: randomUUID(),
+      amount: '100',
+      currency: 'EUR' as const,
+      recipientAddress: order.recipientAddress,
+      reference: order.reference,
+      createdAt: new Date().toISOString(),
+    };
+    const event = envelope(Topics.OrderCreated, merchantId, data);
+    await produce(producer, event, order.orderUuid);
+    return event;
+  };
+  const referenceOpen = (order: Order) =>
+    waitFor(
+      async () => {
+        const rows: { status: string }[] = await t.dataSource.query(
+          `SELECT status FROM payments.open_references WHERE order_uuid = $1`,
+          [order.orderUuid],
+        );
+        return rows[0]?.status === 'OPEN';
+      },
+      { timeoutMs: 30_000, description: `open reference of ${order.orderUuid}` },
+    );
+  const referenceStatus = async (order: Order): Promise<string | undefined> =>
+    (
+      await t.dataSource.query(`SELECT status FROM payments.open_references WHERE order_uuid = $1`, [
+        order.orderUuid,
+      ])
+    )[0]?.status;
+  const failedBody = (order: Order) => ({
+    event: 'order.failed' as const,
+    status: 'FAILED' as const,
+    orderUuid: order.orderUuid,
+    userUuid: randomUUID(),
+    amount: 100,
+    payedAmount: 0,
+    sentTokenAmount: 0,
+    sentTokenCurrency: null,
+    currency: 'EUR' as const,
+    reference: order.reference,
+    recipientAddress: order.recipientAddress,
+    transactionHash: '',
+    message: 'recipient address not provided',
+    timestamp: new Date().toISOString(),
+  });
+  const credit = (body: Record<string, unknown>, merchantId = merchant) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/sandbox/sepa-credits',
+      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
+      payload: { amount: 100, currency: 'EUR', payerName: 'Jane Doe', ...body },
+    });
+  const creditRow = async (id: string): Promise<CreditRow> =>
+    (
+      await t.dataSource.query(
+        `SELECT match_status, matched_order_uuid, amount FROM payments.bank_transactions WHERE id = $1`,
+        [id],
+      )
+    )[0];
+  const outboxCount = async (orderUuid: string): Promise<number> =>
+    Number(
+      (await t.dataSource.query(`SELECT count(*) AS n FROM payments.outbox WHERE key = $1`, [orderUuid]))[0]
+        .n,
+    );
+
+  beforeAll(async () => {
+    producer = kafka.producer();
+    await producer.connect();
+    collector = new EventCollector(kafka);
+    await collector.start([Topics.PaymentConfirmed, Topics.PaymentFailed]);
+    t = await startPaymentIngestTestApp();
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await collector?.stop();
+    await producer?.disconnect();
+  });
+
+  it('confirms a BOOKED credit for an open reference and publishes payment.confirmed', async () => {
+    const order = newOrder();
+    await announce(order);
+    await referenceOpen(order);
+
+    const res = await credit({
+      reference: order.reference,
+      amount: '99.90',
+      payerName: 'Jane Doe',
+      payerIban: 'DE89 3704 0044 0532 0130 00',
+    });
+    expect(res.statusCode).toBe(202);
+    const { bankTransactionId } = res.json();
+    expect(bankTransactionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const event = await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
+    expect(event.merchantId).toBe(merchant);
+    expect(event.data).toEqual({
+      orderUuid: order.orderUuid,
+      bankTransactionId,
+      reference: order.reference,
+      payedAmount: '99.9', // what was credited, not the order amount
+      currency: 'EUR',
+      payerAccountHolderName: 'Jane Doe',
+      recipientAddress: order.recipientAddress,
+      bookedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
+    expect(await creditRow(bankTransactionId)).toEqual({
+      match_status: 'MATCHED',
+      matched_order_uuid: order.orderUuid,
+      amount: '99.90',
+    });
+  });
+
+  it('holds a credit that arrives before order.created and confirms it once the event arrives', async () => {
+    const order = newOrder();
+    const res = await credit({ reference: order.reference, amount: 42.5 });
+    expect(res.statusCode).toBe(202);
+    const { bankTransactionId } = res.json();
+    expect((await creditRow(bankTransactionId)).match_status).toBe('UNMATCHED');
+
+    await announce(order);
+    const event = await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
+    expect(event.data).toMatchObject({ bankTransactionId, payedAmount: '42.5', reference: order.reference });
+    expect((await creditRow(bankTransactionId)).match_status).toBe('MATCHED');
+  });
+
+  it('finds the reference in free-text remittance information, whatever the case and spacing', async () => {
+    const order = newOrder();
+    await announce(order);
+    await referenceOpen(order);
+    const spaced = (order.reference.match(/.{1,4}/g) ?? []).join(' ').toLowerCase();
+
+    const res = await credit({ remittanceInformation: `Payment for order ${spaced}, thank you`, amount: 10 });
+    expect(res.statusCode).toBe(202);
+    const event = await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
+    expect(event.data).toMatchObject({
+      bankTransactionId: res.json().bankTransactionId,
+      reference: order.reference,
+      payedAmount: '10',
+    });
+  });
+
+  it('matches a lowercase, spaced reference field and an RF reference inside the end-to-end id', async () => {
+    const a = newOrder();
+    const b = newOrder();
+    await Promise.all([announce(a), announce(b)]);
+    await Promise.all([referenceOpen(a), referenceOpen(b)]);
+
+    expect(
+      (await credit({ reference: ` ${a.reference.slice(0, 6).toLowerCase()} ${a.reference.slice(6)} ` }))
+        .statusCode,
+    ).toBe(202);
+    expect((await credit({ endToEndId: `E2E-${b.reference}` })).statusCode).toBe(202);
+    await collector.waitFor(Topics.PaymentConfirmed, a.orderUuid);
+    await collector.waitFor(Topics.PaymentConfirmed, b.orderUuid);
+  });
+
+  it('fails the payment for a REJECTED credit and closes the reference', async () => {
+    const order = newOrder();
+    await announce(order);
+    await referenceOpen(order);
+
+    const res = await credit({ reference: order.reference, status: 'REJECTED' });
+    expect(res.statusCode).toBe(202);
+    const event = await collector.waitFor(Topics.PaymentFailed, order.orderUuid);
+    expect(event.data).toEqual({
+      orderUuid: order.orderUuid,
+      bankTransactionId: res.json().bankTransactionId,
+      reference: order.reference,
+      payedAmount: '0',
+      reason: 'SEPA credit rejected by the bank',
+    });
+    // a later BOOKED credit for the same reference does not revive the order
+    const late = await credit({ reference: order.reference });
+    expect((await creditRow(late.json().bankTransactionId)).match_status).toBe('DUPLICATE');
+    expect(collector.forOrder(Topics.PaymentConfirmed, order.orderUuid)).toHaveLength(0);
+  });
+
+  it('never confirms twice: a second credit, or two at the same moment, is stored as DUPLICATE', async () => {
+    const order = newOrder();
+    await announce(order);
+    await referenceOpen(order);
+
+    const results = await Promise.all([
+      credit({ reference: order.reference }),
+      credit({ reference: order.reference }),
+    ]);
+    expect(results.map((r) => r.statusCode)).toEqual([202, 202]);
+    const statuses = await Promise.all(
+      results.map(async (r) => (await creditRow(r.json().bankTransactionId)).match_status),
+    );
+    expect(statuses.sort()).toEqual(['DUPLICATE', 'MATCHED']);
+
+    const third = await credit({ reference: order.reference, amount: 5 });
+    expect((await creditRow(third.json().bankTransactionId)).match_status).toBe('DUPLICATE');
+
+    expect(await outboxCount(order.orderUuid)).toBe(1);
+    await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
+    await new Promise((r) => setTimeout(r, 1000)); // give a wrong second event the chance to show up
+    expect(collector.forOrder(Topics.PaymentConfirmed, order.orderUuid)).toHaveLength(1);
+  });
+
+  it("only matches the calling merchant's references", async () => {
+    const order = newOrder();
+    await announce(order);
+    await referenceOpen(order);
+
+    const res = await credit({ reference: order.reference }, randomUUID());
+    expect(res.statusCode).toBe(202);
+    expect((await creditRow(res.json().bankTransactionId)).match_status).toBe('UNMATCHED');
+    expect(await outboxCount(order.orderUuid)).toBe(0);
+  });
+
+  it('takes no money for a finished order (order.failed closes the reference)', async () => {
+    const order = newOrder();
+    await announce(order);
+    await referenceOpen(order);
+    await produce(producer, envelope(Topics.OrderFailed, merchant, failedBody(order)), order.orderUuid);
+    await waitFor(
+      async () => {
+        const rows: { status: string }[] = await t.dataSource.query(
+          `SELECT status FROM payments.open_references WHERE order_uuid = $1`,
+          [order.orderUuid],
+        );
+        return rows[0]?.status === 'CLOSED';
+      },
+      { timeoutMs: 30_000, description: 'reference closed' },
+    );
+
+    const res = await credit({ reference: order.reference });
+    expect((await creditRow(res.json().bankTransactionId)).match_status).toBe('DUPLICATE');
+    expect(await outboxCount(order.orderUuid)).toBe(0);
+  });
+
+  it('keeps a reference closed when order.failed overtakes its order.created', async () => {
+    const order = newOrder();
+    await produce(producer, envelope(Topics.OrderFailed, merchant, failedBody(order)), order.orderUuid);
+    await waitFor(async () => (await referenceStatus(order)) === 'CLOSED', {
+      timeoutMs: 30_000,
+      description: 'closed row',
+    });
+    const late = await announce(order);
+    await waitFor(
+      async () =>
+        (await t.dataSource.query(`SELECT 1 FROM payments.inbox WHERE event_id = $1`, [late.id])).length > 0,
+      { timeoutMs: 30_000, description: 'late order.created handled' },
+    );
+    const res = await credit({ reference: order.reference });
+    expect((await creditRow(res.json().bankTransactionId)).match_status).toBe('DUPLICATE');
+    expect(await referenceStatus(order)).toBe('CLOSED');
+    expect(await outboxCount(order.orderUuid)).toBe(0);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './fx-quote';
+export * from './settlement-state';
+export * from './retry-policy';

@@ -1,0 +1,64 @@
+import {
+  assertTransition,
+  canTransition,
+  IllegalSettlementTransitionError,
+  isInFlight,
+  isSettlementState,
+  isTerminal,
+  outcomeOfReceipt,
+  SETTLEMENT_STATES,
+  SettlementState,
+} from './settlement-state';
+
+describe('settlement state machine', () => {
+  const allowed: Array<[SettlementState, SettlementState]> = [
+    ['PENDING', 'SIGNED'],
+    ['SIGNED', 'BROADCAST'],
+    ['BROADCAST', 'CONFIRMED'],
+    ['BROADCAST', 'FAILED'],
+  ];
+
+  it('allows exactly the forward path to a receipt', () => {
+    for (const from of SETTLEMENT_STATES) {
+      for (const to of SETTLEMENT_STATES) {
+        const expected = allowed.some(([f, t]) => f === from && t === to);
+        expect([from, to, canTransition(from, to)]).toEqual([from, to, expected]);
+      }
+    }
+  });
+
+  it('never lets a signed transfer go back to PENDING (that would sign a second payout)', () => {
+    expect(() => assertTransition('SIGNED', 'PENDING')).toThrow(IllegalSettlementTransitionError);
+    expect(() => assertTransition('BROADCAST', 'PENDING')).toThrow(IllegalSettlementTransitionError);
+    expect(() => assertTransition('BROADCAST', 'SIGNED')).toThrow(IllegalSettlementTransitionError);
+  });
+
+  it('cannot fail an order before a receipt says so', () => {
+    expect(canTransition('PENDING', 'FAILED')).toBe(false);
+    expect(canTransition('SIGNED', 'FAILED')).toBe(false);
+  });
+
+  it('keeps terminal states terminal', () => {
+    expect(isTerminal('CONFIRMED')).toBe(true);
+    expect(isTerminal('FAILED')).toBe(true);
+    expect(() => assertTransition('CONFIRMED', 'FAILED')).toThrow(
+      'settlement cannot go from CONFIRMED to FAILED',
+    );
+    expect(() => assertTransition('FAILED', 'CONFIRMED')).toThrow(IllegalSettlementTransitionError);
+    expect(isTerminal('PENDING')).toBe(false);
+  });
+
+  it('knows which states hold a spent nonce', () => {
+    expect(SETTLEMENT_STATES.filter(isInFlight)).toEqual(['SIGNED', 'BROADCAST']);
+  });
+
+  it('maps a receipt status to the outcome', () => {
+    expect(outcomeOfReceipt(1)).toBe('CONFIRMED');
+    expect(outcomeOfReceipt(0)).toBe('FAILED');
+  });
+
+  it('recognizes state names', () => {
+    expect(isSettlementState('BROADCAST')).toBe(true);
+    expect(isSettlementState('DONE')).toBe(false);
+  });
+});

@@ -1,0 +1,47 @@
+// One settlement per order. The signed bytes are stored before they leave (SIGNED), so a restart
+// re-broadcasts the very same transaction instead of paying twice.
+export const SETTLEMENT_STATES = ['PENDING', 'SIGNED', 'BROADCAST', 'CONFIRMED', 'FAILED'] as const;
+export type SettlementState = (typeof SETTLEMENT_STATES)[number];
+
+const TRANSITIONS: { readonly [S in SettlementState]: readonly SettlementState[] } = {
+  PENDING: ['SIGNED'], // an underfunded hot wallet keeps it PENDING: the order is held, not failed
+  SIGNED: ['BROADCAST'],
+  BROADCAST: ['CONFIRMED', 'FAILED'], // decided only by a receipt with enough confirmations
+  CONFIRMED: [],
+  FAILED: [],
+};
+
+export class IllegalSettlementTransitionError extends Error {
+  constructor(
+    readonly from: SettlementState,
+    readonly to: SettlementState,
+  ) {
+    super(`settlement cannot go from ${from} to ${to}`);
+  }
+}
+
+export function isSettlementState(value: string): value is SettlementState {
+  return (SETTLEMENT_STATES as readonly string[]).includes(value);
+}
+
+export function canTransition(from: SettlementState, to: SettlementState): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export function assertTransition(from: SettlementState, to: SettlementState): void {
+  if (!canTransition(from, to)) throw new IllegalSettlementTransitionError(from, to);
+}
+
+export function isTerminal(state: SettlementState): boolean {
+  return TRANSITIONS[state].length === 0;
+}
+
+// A transaction exists (signed, maybe on chain): its nonce is spent and its bytes must be driven to a receipt.
+export function isInFlight(state: SettlementState): boolean {
+  return state === 'SIGNED' || state === 'BROADCAST';
+}
+
+// Receipt status 1 = the transfer executed; 0 = it reverted on chain (e.g. a blacklisted recipient).
+export function outcomeOfReceipt(status: number): Extract<SettlementState, 'CONFIRMED' | 'FAILED'> {
+  return status === 1 ? 'CONFIRMED' : 'FAILED';
+}
