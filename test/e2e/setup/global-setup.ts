@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { launchPlatform, PlatformHandle } from '../../../tools/run/platform';
+
+declare global {
+  var __ONRAMP_E2E__: PlatformHandle | undefined;
+}
+
+export const E2E_TOKEN_TTL_SECONDS = 8;
+
+// Every app as its own process against real Postgres, Kafka and anvil; ports moved by +1000 so a
+// running `npm start` can stay up beside the suite.
+export default async function globalSetup(): Promise<void> {
+  process.env.TZ = 'UTC';
+  const dir = mkdtempSync(join(tmpdir(), 'onramp-e2e-'));
+  const t0 = Date.now();
+  const platform = await launchPlatform({
+    dataDir: undefined,
+    logDir: join(dir, 'logs'),
+    portOffset: 1000,
+    env: { AUTH_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS), LOG_LEVEL: 'info', WEBHOOK_RETRY_BASE_MS: '300' },
+  });
+  globalThis.__ONRAMP_E2E__ = platform;
+  process.stderr.write(`\n[e2e] platform up in ${Date.now() - t0} ms; logs in ${join(dir, 'logs')}\n`);
+  Object.assign(process.env, {
+    E2E_BASE_URL: platform.urls.base,
+    E2E_KYC_URL: platform.urls.kyc,
+    E2E_ADMIN_URL: platform.urls.admin,
+    E2E_RPC_URL: platform.urls.rpc,
+    E2E_USDC_ADDRESS: platform.env.USDC_ADDRESS,
+    E2E_USDC_OWNER_KEY: platform.env.USDC_OWNER_KEY,
+    E2E_ADMIN_API_KEY: platform.secrets.ADMIN_API_KEY,
+    E2E_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS),
+    E2E_LOG_DIR: join(dir, 'logs'),
+  });
+}
