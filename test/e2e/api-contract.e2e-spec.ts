@@ -118,8 +118,11 @@ describe('public API conventions through the gateway', () => {
       expect(invalid.status).toBe(400);
       expect(invalid.body.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['currency', 'kycUserUuid']));
 
-      const lower = Wallet.createRandom().address.toLowerCase();
-      const badChecksum = lower.slice(0, 2) + lower.slice(2, 10).toUpperCase() + lower.slice(10);
+      // Flip the case of one letter of a checksummed (mixed-case) address: EIP-55 must refuse it.
+      const good = Wallet.createRandom().address;
+      const at = good.slice(2).search(/[a-fA-F]/) + 2;
+      const flipped = good[at] === good[at].toLowerCase() ? good[at].toUpperCase() : good[at].toLowerCase();
+      const badChecksum = good.slice(0, at) + flipped + good.slice(at + 1);
       for (const body of [
         orderBody({ currency: 'USD' }),
         orderBody({ amount: 10.001 }),

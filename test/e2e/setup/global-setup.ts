@@ -1,3 +1,5 @@
+import '../../../libs/shared/testing/src/jest/register-path-aliases'; // first: what follows imports @onramp/*
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -30,6 +30,8 @@ export async function createHttpApp(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT, trustProxy: true });
   const fastify = adapter.getInstance();
+  // Our APIs speak JSON (and forms for the token endpoint); a text/plain body is a 415, not a string.
+  fastify.removeContentTypeParser('text/plain');
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
