@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 
 import { Wallet } from 'ethers';
 
-import { call, createMerchant, fetchToken, kycUserBody, MerchantApi, MerchantCredentials } from './support/api-client';
+import {
+  call,
+  createMerchant,
+  fetchToken,
+  kycUserBody,
+  MerchantApi,
+  MerchantCredentials,
+} from './support/api-client';
 import { e2e } from './support/env';
 
 const PROBLEM = /^application\/problem\+json/;
@@ -53,13 +60,19 @@ describe('public API conventions through the gateway', () => {
       const token = await a.accessToken();
       const [h, p] = token.split('.');
       const forged = `${h}.${p}.${Buffer.from('not-a-signature').toString('base64url')}`;
-      const res = await call(`${e2e.kycUrl()}/kyc/get-all`, { headers: { authorization: `Bearer ${forged}` } });
+      const res = await call(`${e2e.kycUrl()}/kyc/get-all`, {
+        headers: { authorization: `Bearer ${forged}` },
+      });
       expect(res.status).toBe(401);
 
       const fresh = (await fetchToken(credsA)).body.access_token;
-      expect((await call(`${e2e.baseUrl()}/orders`, { headers: { authorization: `Bearer ${fresh}` } })).status).toBe(200);
+      expect(
+        (await call(`${e2e.baseUrl()}/orders`, { headers: { authorization: `Bearer ${fresh}` } })).status,
+      ).toBe(200);
       await new Promise((r) => setTimeout(r, (e2e.tokenTtlSeconds() + 2) * 1000));
-      const expired = await call(`${e2e.baseUrl()}/orders`, { headers: { authorization: `Bearer ${fresh}` } });
+      const expired = await call(`${e2e.baseUrl()}/orders`, {
+        headers: { authorization: `Bearer ${fresh}` },
+      });
       expect(expired.status).toBe(401);
       expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer/);
     });
@@ -69,9 +82,19 @@ describe('public API conventions through the gateway', () => {
     it('pages KYC users with limit/offset, X-Total-Count and Link; limit above 50 is 400', async () => {
       const m = new MerchantApi(await createMerchant('Pager'));
       for (let i = 0; i < 3; i++) {
-        expect((await m.request('kyc', '/kyc/add', { method: 'POST', body: kycUserBody({ firstName: `User${i}` }) })).status).toBe(201);
+        expect(
+          (
+            await m.request('kyc', '/kyc/add', {
+              method: 'POST',
+              body: kycUserBody({ firstName: `User${i}` }),
+            })
+          ).status,
+        ).toBe(201);
       }
-      const page = await m.request<Array<{ uuid: string; firstName: string }>>('kyc', '/kyc/get-all?limit=2&offset=0');
+      const page = await m.request<Array<{ uuid: string; firstName: string }>>(
+        'kyc',
+        '/kyc/get-all?limit=2&offset=0',
+      );
       expect(page.status).toBe(200);
       expect(page.body).toHaveLength(2);
       expect(page.body[0].firstName).toBe('User2'); // newest first
@@ -95,7 +118,10 @@ describe('public API conventions through the gateway', () => {
 
   describe('merchant isolation', () => {
     it("answers 404 for another merchant's order and KYC user, and 422 for using their KYC user", async () => {
-      const order = await a.request<{ uuid: string }>('base', '/orders/create', { method: 'POST', body: orderBody() });
+      const order = await a.request<{ uuid: string }>('base', '/orders/create', {
+        method: 'POST',
+        body: orderBody(),
+      });
       expect(order.status).toBe(201);
       expect((await b.request('base', `/orders/${order.body.uuid}/payment-details`)).status).toBe(404);
       expect((await b.request('kyc', `/kyc/${userA}`)).status).toBe(404);
@@ -103,7 +129,10 @@ describe('public API conventions through the gateway', () => {
       const foreign = await b.request('base', '/orders/create', { method: 'POST', body: orderBody() });
       expect(foreign.status).toBe(422);
       expect((await a.request('base', `/orders/${randomUUID()}/payment-details`)).status).toBe(404);
-      const unknownUser = await a.request('base', '/orders/create', { method: 'POST', body: orderBody({ kycUserUuid: randomUUID() }) });
+      const unknownUser = await a.request('base', '/orders/create', {
+        method: 'POST',
+        body: orderBody({ kycUserUuid: randomUUID() }),
+      });
       expect(unknownUser.status).toBe(422);
     });
   });
@@ -114,9 +143,14 @@ describe('public API conventions through the gateway', () => {
       expect(malformed.status).toBe(400);
       expect(malformed.headers.get('content-type')).toMatch(PROBLEM);
 
-      const invalid = await a.request<{ errors: Array<{ field: string }> }>('base', '/orders/create', { method: 'POST', body: { amount: 'ten' } });
+      const invalid = await a.request<{ errors: Array<{ field: string }> }>('base', '/orders/create', {
+        method: 'POST',
+        body: { amount: 'ten' },
+      });
       expect(invalid.status).toBe(400);
-      expect(invalid.body.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['currency', 'kycUserUuid']));
+      expect(invalid.body.errors.map((e) => e.field)).toEqual(
+        expect.arrayContaining(['currency', 'kycUserUuid']),
+      );
 
       // Flip the case of one letter of a checksummed (mixed-case) address: EIP-55 must refuse it.
       const good = Wallet.createRandom().address;
@@ -137,7 +171,10 @@ describe('public API conventions through the gateway', () => {
         expect(res.headers.get('content-type')).toMatch(PROBLEM);
       }
       expect((await a.request('base', '/orders/not-a-uuid/payment-details')).status).toBe(400);
-      const kycBad = await a.request('kyc', '/kyc/add', { method: 'POST', body: kycUserBody({ dateOfBirth: '31-12-1990', email: 'nope' }) });
+      const kycBad = await a.request('kyc', '/kyc/add', {
+        method: 'POST',
+        body: kycUserBody({ dateOfBirth: '31-12-1990', email: 'nope' }),
+      });
       expect(kycBad.status).toBe(400);
     });
 
@@ -155,7 +192,11 @@ describe('public API conventions through the gateway', () => {
       const big = JSON.stringify({ ...orderBody(), pad: 'x'.repeat(2 * 1024 * 1024) });
       const res = await a.request('base', '/orders/create', { method: 'POST', body: big });
       expect(res.status).toBe(413);
-      const text = await a.request('base', '/orders/create', { method: 'POST', body: 'amount=10', headers: { 'content-type': 'text/plain' } });
+      const text = await a.request('base', '/orders/create', {
+        method: 'POST',
+        body: 'amount=10',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(text.status).toBe(415);
     });
   });
@@ -164,12 +205,24 @@ describe('public API conventions through the gateway', () => {
     it('replays the first response for the same body and refuses another body with 409', async () => {
       const key = randomUUID();
       const body = orderBody();
-      const first = await a.request<{ uuid: string }>('base', '/orders/create', { method: 'POST', body, headers: { 'idempotency-key': key } });
-      const again = await a.request<{ uuid: string }>('base', '/orders/create', { method: 'POST', body, headers: { 'idempotency-key': key } });
+      const first = await a.request<{ uuid: string }>('base', '/orders/create', {
+        method: 'POST',
+        body,
+        headers: { 'idempotency-key': key },
+      });
+      const again = await a.request<{ uuid: string }>('base', '/orders/create', {
+        method: 'POST',
+        body,
+        headers: { 'idempotency-key': key },
+      });
       expect(first.status).toBe(201);
       expect(again.status).toBe(201);
       expect(again.body.uuid).toBe(first.body.uuid);
-      const other = await a.request('base', '/orders/create', { method: 'POST', body: orderBody({ amount: 11 }), headers: { 'idempotency-key': key } });
+      const other = await a.request('base', '/orders/create', {
+        method: 'POST',
+        body: orderBody({ amount: 11 }),
+        headers: { 'idempotency-key': key },
+      });
       expect(other.status).toBe(409);
     });
   });

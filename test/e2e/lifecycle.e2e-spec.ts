@@ -29,11 +29,17 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
   beforeAll(async () => {
     api = new MerchantApi(await createMerchant('Lifecycle GmbH'));
     const url = await receiver.start();
-    const hook = await api.request<{ url: string; secret: string }>('base', '/merchant/webhook', { method: 'PUT', body: { url } });
+    const hook = await api.request<{ url: string; secret: string }>('base', '/merchant/webhook', {
+      method: 'PUT',
+      body: { url },
+    });
     expect(hook.status).toBe(200);
     secret = hook.body.secret;
     expect(secret).toEqual(expect.any(String));
-    const kyc = await api.request<{ uuid: string; status: string }>('kyc', '/kyc/add', { method: 'POST', body: kycUserBody() });
+    const kyc = await api.request<{ uuid: string; status: string }>('kyc', '/kyc/add', {
+      method: 'POST',
+      body: kycUserBody(),
+    });
     expect(kyc.status).toBe(201);
     expect(kyc.body.status).toBe('APPROVED');
     kycUserUuid = kyc.body.uuid;
@@ -53,7 +59,13 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
   it('completes a paid order: USDC arrives and a signed order.completed webhook is delivered', async () => {
     const recipient = Wallet.createRandom().address;
     const order = await createOrder(100.5, recipient);
-    expect(order).toMatchObject({ amount: 100.5, currency: 'EUR', orderStatus: 'CREATED', status: 'CREATED', kycUserUuid });
+    expect(order).toMatchObject({
+      amount: 100.5,
+      currency: 'EUR',
+      orderStatus: 'CREATED',
+      status: 'CREATED',
+      kycUserUuid,
+    });
     expect(order.reference).toMatch(/^RF\d{2}[0-9A-Z]{1,21}$/);
     expect(order.iban).toEqual(expect.any(String));
     expect(order.bic).toEqual(expect.any(String));
@@ -62,7 +74,12 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
     const spaced = order.reference.toLowerCase().replace(/(.{4})/g, '$1 ');
     const credit = await api.request<{ bankTransactionId: string }>('base', '/sandbox/sepa-credits', {
       method: 'POST',
-      body: { amount: 100.5, currency: 'EUR', payerName: 'Ada Lovelace', remittanceInformation: `order ${spaced} thanks` },
+      body: {
+        amount: 100.5,
+        currency: 'EUR',
+        payerName: 'Ada Lovelace',
+        remittanceInformation: `order ${spaced} thanks`,
+      },
     });
     expect(credit.status).toBe(202);
 
@@ -72,9 +89,24 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
     const body = hook.body;
     expect(Object.keys(body).sort()).toEqual(
       [
-        'event', 'status', 'orderUuid', 'userUuid', 'amount', 'payedAmount', 'payerAccountHolderName', 'currency',
-        'fxRateBase', 'fxRateEffective', 'fxRateUpdatedAt', 'sentTokenAmount', 'sentTokenCurrency', 'reference',
-        'recipientAddress', 'transactionHash', 'message', 'timestamp',
+        'event',
+        'status',
+        'orderUuid',
+        'userUuid',
+        'amount',
+        'payedAmount',
+        'payerAccountHolderName',
+        'currency',
+        'fxRateBase',
+        'fxRateEffective',
+        'fxRateUpdatedAt',
+        'sentTokenAmount',
+        'sentTokenCurrency',
+        'reference',
+        'recipientAddress',
+        'transactionHash',
+        'message',
+        'timestamp',
       ].sort(),
     );
     expect(body).toMatchObject({
@@ -103,9 +135,17 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
     expect(balance).toBe(BigInt(Math.round((body.sentTokenAmount as number) * 1e6)));
     expect(balance).toBeGreaterThan(0n);
 
-    const details = await api.request<Order & { transactionHash: string }>('base', `/orders/${order.uuid}/payment-details`);
+    const details = await api.request<Order & { transactionHash: string }>(
+      'base',
+      `/orders/${order.uuid}/payment-details`,
+    );
     expect(details.status).toBe(200);
-    expect(details.body).toMatchObject({ uuid: order.uuid, orderStatus: 'COMPLETED', status: 'COMPLETED', reference: order.reference });
+    expect(details.body).toMatchObject({
+      uuid: order.uuid,
+      orderStatus: 'COMPLETED',
+      status: 'COMPLETED',
+      reference: order.reference,
+    });
     expect(details.body.transactionHash).toBe(body.transactionHash);
   });
 
@@ -140,7 +180,11 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
     const recipient = Wallet.createRandom().address;
     const provider = new JsonRpcProvider(e2e.rpcUrl(), undefined, { cacheTimeout: -1 });
     const owner = new Wallet(e2e.usdcOwnerKey(), provider);
-    await ((await new Contract(e2e.usdcAddress(), USDC_ABI, owner).blacklist(recipient)) as { wait(): Promise<unknown> }).wait();
+    await (
+      (await new Contract(e2e.usdcAddress(), USDC_ABI, owner).blacklist(recipient)) as {
+        wait(): Promise<unknown>;
+      }
+    ).wait();
 
     const order = await createOrder(15, recipient);
     await api.request('base', '/sandbox/sepa-credits', {
@@ -148,9 +192,17 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
       body: { reference: order.reference, amount: 15, currency: 'EUR', payerName: 'Eve' },
     });
     const hook = await receiver.waitFor((w) => w.body.orderUuid === order.uuid);
-    expect(hook.body).toMatchObject({ event: 'order.failed', status: 'FAILED', payedAmount: 15, sentTokenAmount: 0, sentTokenCurrency: null });
+    expect(hook.body).toMatchObject({
+      event: 'order.failed',
+      status: 'FAILED',
+      payedAmount: 15,
+      sentTokenAmount: 0,
+      sentTokenCurrency: null,
+    });
     expect(hook.body.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
-    const balance = (await new Contract(e2e.usdcAddress(), USDC_ABI, provider).balanceOf(recipient)) as bigint;
+    const balance = (await new Contract(e2e.usdcAddress(), USDC_ABI, provider).balanceOf(
+      recipient,
+    )) as bigint;
     expect(balance).toBe(0n);
   });
 });

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 
 import { findRepoRoot } from '@onramp/testing';
 
-import { launchPlatform } from './platform';
+import { launchPlatform } from '@onramp/platform-runner';
 
 async function main(): Promise<void> {
   const args = new Set(process.argv.slice(2));

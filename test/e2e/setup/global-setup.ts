@@ -1,10 +1,12 @@
-import '../../../libs/shared/testing/src/jest/register-path-aliases'; // first: what follows imports @onramp/*
+// Jest's moduleNameMapper does not reach globalSetup: register the path aliases first.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import '../../../libs/shared/testing/src/jest/register-path-aliases';
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { launchPlatform, PlatformHandle } from '../../../tools/run/platform';
+import { launchPlatform, PlatformHandle } from '@onramp/platform-runner';
 
 declare global {
   var __ONRAMP_E2E__: PlatformHandle | undefined;
@@ -22,7 +24,11 @@ export default async function globalSetup(): Promise<void> {
     dataDir: undefined,
     logDir: join(dir, 'logs'),
     portOffset: 1000,
-    env: { AUTH_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS), LOG_LEVEL: 'info', WEBHOOK_RETRY_BASE_MS: '300' },
+    env: {
+      AUTH_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS),
+      LOG_LEVEL: 'info',
+      WEBHOOK_RETRY_BASE_MS: '300',
+    },
   });
   globalThis.__ONRAMP_E2E__ = platform;
   process.stderr.write(`\n[e2e] platform up in ${Date.now() - t0} ms; logs in ${join(dir, 'logs')}\n`);

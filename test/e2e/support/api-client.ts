@@ -34,7 +34,10 @@ export async function createMerchant(name: string): Promise<MerchantCredentials>
   return res.body;
 }
 
-export async function fetchToken(creds: MerchantCredentials, host = e2e.baseUrl()): Promise<ApiResponse<{ access_token: string; token_type: string; expires_in: number }>> {
+export async function fetchToken(
+  creds: MerchantCredentials,
+  host = e2e.baseUrl(),
+): Promise<ApiResponse<{ access_token: string; token_type: string; expires_in: number }>> {
   const basic = Buffer.from(`${creds.merchantId}:${creds.merchantSecret}`).toString('base64');
   return call(`${host}/auth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}` } });
 }
@@ -46,7 +49,11 @@ export class MerchantApi {
 
   constructor(readonly creds: MerchantCredentials) {}
 
-  async request<T = unknown>(host: 'base' | 'kyc', path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  async request<T = unknown>(
+    host: 'base' | 'kyc',
+    path: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
     const send = async () =>
       call<T>(`${host === 'base' ? e2e.baseUrl() : e2e.kycUrl()}${path}`, {
         method: init.method ?? 'GET',
@@ -55,7 +62,12 @@ export class MerchantApi {
           ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...(init.headers ?? {}),
         },
-        body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+        body:
+          init.body === undefined
+            ? undefined
+            : typeof init.body === 'string'
+              ? init.body
+              : JSON.stringify(init.body),
       });
     const first = await send();
     if (first.status !== 401) return first;

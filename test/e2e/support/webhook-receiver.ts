@@ -40,7 +40,9 @@ export class WebhookReceiver {
       if (hit) return hit;
       await new Promise((r) => setTimeout(r, 200));
     }
-    throw new Error(`no matching webhook within ${timeoutMs} ms; got ${this.received.length}: ${this.received.map((w) => w.rawBody).join('\n')}`);
+    throw new Error(
+      `no matching webhook within ${timeoutMs} ms; got ${this.received.length}: ${this.received.map((w) => w.rawBody).join('\n')}`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -48,7 +50,11 @@ export class WebhookReceiver {
   }
 }
 
-export function signatureValid(rawBody: string, header: string | string[] | undefined, secret: string): boolean {
+export function signatureValid(
+  rawBody: string,
+  header: string | string[] | undefined,
+  secret: string,
+): boolean {
   if (typeof header !== 'string') return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest('hex');
   return header.length === expected.length && timingSafeEqual(Buffer.from(header), Buffer.from(expected));

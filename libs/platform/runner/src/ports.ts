@@ -15,7 +15,8 @@ export interface PlatformPorts {
 // Ports from the environment (BASE_PORT, KYC_PORT, ...) or DESIGN.md's defaults; `offset` moves the
 // whole set, so a test run can sit beside a running platform.
 export function resolvePorts(env: NodeJS.ProcessEnv = process.env, offset = 0): PlatformPorts {
-  const pick = (name: string, fallback: number): number => (env[name] ? Number(env[name]) : fallback + offset);
+  const pick = (name: string, fallback: number): number =>
+    env[name] ? Number(env[name]) : fallback + offset;
   return {
     base: pick('BASE_PORT', defaultPorts.base),
     kyc: pick('KYC_PORT', defaultPorts.kyc),

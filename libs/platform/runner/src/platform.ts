@@ -7,7 +7,14 @@ import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/testing'
 import { PlatformPorts, resolvePorts, serviceEnv } from './ports';
 import { LocalSecrets, loadLocalSecrets } from './secrets';
 
-export const SERVICES = ['auth', 'kyc', 'orders', 'payment-ingest', 'chain-settlement', 'webhook-dispatch'] as const;
+export const SERVICES = [
+  'auth',
+  'kyc',
+  'orders',
+  'payment-ingest',
+  'chain-settlement',
+  'webhook-dispatch',
+] as const;
 export const APPS = [...SERVICES, 'gateway'] as const;
 export type AppName = (typeof APPS)[number];
 
@@ -86,14 +93,18 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     await waitFor(
       async () => {
         if (proc.exitCode !== null || proc.signalCode !== null) {
-          throw new Error(`${name} exited (${proc.exitCode ?? proc.signalCode}):\n${tail(join(opts.logDir, `${name}.log`))}`);
+          throw new Error(
+            `${name} exited (${proc.exitCode ?? proc.signalCode}):\n${tail(join(opts.logDir, `${name}.log`))}`,
+          );
         }
         const res = await fetch(`http://127.0.0.1:${port}${readyPath(name)}`).catch(() => undefined);
         return res?.ok === true;
       },
       { timeoutMs: 120_000, intervalMs: 250, description: `${name} ready on :${port}` },
     ).catch((err: unknown) => {
-      throw new Error(`${err instanceof Error ? err.message : String(err)}\n${tail(join(opts.logDir, `${name}.log`))}`);
+      throw new Error(
+        `${err instanceof Error ? err.message : String(err)}\n${tail(join(opts.logDir, `${name}.log`))}`,
+      );
     });
   };
 

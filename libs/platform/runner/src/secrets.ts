@@ -13,17 +13,23 @@ export interface LocalSecrets {
 
 // Local (sandbox) secrets: taken from the environment when set, else generated once and kept in the
 // data dir (mode 0600) so a restart can still decrypt what it stored and the demo merchant stays the same.
-export function loadLocalSecrets(dataDir: string | undefined, env: NodeJS.ProcessEnv = process.env): LocalSecrets {
+export function loadLocalSecrets(
+  dataDir: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): LocalSecrets {
   const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
-  const stored: Partial<LocalSecrets> = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
+  const stored: Partial<LocalSecrets> =
+    file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
   const key = () => randomBytes(32).toString('hex');
   const secrets: LocalSecrets = {
     ADMIN_API_KEY: env.ADMIN_API_KEY || stored.ADMIN_API_KEY || randomBytes(24).toString('base64url'),
     DEMO_MERCHANT_ID: env.DEMO_MERCHANT_ID || stored.DEMO_MERCHANT_ID || randomUUID(),
-    DEMO_MERCHANT_SECRET: env.DEMO_MERCHANT_SECRET || stored.DEMO_MERCHANT_SECRET || randomBytes(32).toString('base64url'),
+    DEMO_MERCHANT_SECRET:
+      env.DEMO_MERCHANT_SECRET || stored.DEMO_MERCHANT_SECRET || randomBytes(32).toString('base64url'),
     AUTH_KEY_ENCRYPTION_KEY: env.AUTH_KEY_ENCRYPTION_KEY || stored.AUTH_KEY_ENCRYPTION_KEY || key(),
     KYC_ENCRYPTION_KEY: env.KYC_ENCRYPTION_KEY || stored.KYC_ENCRYPTION_KEY || key(),
-    WEBHOOK_SECRET_ENCRYPTION_KEY: env.WEBHOOK_SECRET_ENCRYPTION_KEY || stored.WEBHOOK_SECRET_ENCRYPTION_KEY || key(),
+    WEBHOOK_SECRET_ENCRYPTION_KEY:
+      env.WEBHOOK_SECRET_ENCRYPTION_KEY || stored.WEBHOOK_SECRET_ENCRYPTION_KEY || key(),
   };
   if (file) {
     mkdirSync(dataDir!, { recursive: true });

@@ -1,0 +1,3 @@
+export * from './platform';
+export * from './ports';
+export * from './secrets';
