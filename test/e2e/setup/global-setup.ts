@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
   const platform = await launchPlatform({
     dataDir: undefined,
     logDir: join(dir, 'logs'),
-    portOffset: 1000,
+    portOffset: Number(process.env.E2E_PORT_OFFSET ?? 1000),
     env: {
       AUTH_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS),
       LOG_LEVEL: 'info',
