@@ -14,6 +14,7 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false }, target: 'es2022', keepClassNames: true } }],
   },
   setupFiles: ['reflect-metadata'],
+  reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.onramp/'],
