@@ -1,59 +1,45 @@
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 
-import { createMerchant, kycUserBody, MerchantApi } from './support/api-client';
-import { e2e } from './support/env';
-import { signatureValid, WebhookReceiver } from './support/webhook-receiver';
+import { Order, verifyStandardWebhook, verifyWebhook } from '@onramp/sdk';
 
-interface Order {
-  uuid: string;
-  amount: number;
-  currency: string;
-  recepientAddress: string;
-  kycUserUuid: string;
-  iban: string;
-  bic: string;
-  reference: string;
-  orderStatus: string;
-  status: string;
-}
+import { createMerchant, kycUserBody } from './support/api-client';
+import { e2e } from './support/env';
+import { TestMerchant } from './support/test-merchant';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const USDC_ABI = ['function balanceOf(address) view returns (uint256)', 'function blacklist(address)'];
 
 describe('order lifecycle through the gateway (seven processes, Kafka, Postgres, anvil)', () => {
   const receiver = new WebhookReceiver();
-  let api: MerchantApi;
+  let api: TestMerchant;
   let secret: string;
   let kycUserUuid: string;
 
   beforeAll(async () => {
-    api = new MerchantApi(await createMerchant('Lifecycle GmbH'));
+    api = new TestMerchant(await createMerchant('Lifecycle GmbH'));
     const url = await receiver.start();
-    const hook = await api.request<{ url: string; secret: string }>('base', '/merchant/webhook', {
-      method: 'PUT',
-      body: { url },
-    });
-    expect(hook.status).toBe(200);
-    secret = hook.body.secret;
-    expect(secret).toEqual(expect.any(String));
-    const kyc = await api.request<{ uuid: string; status: string }>('kyc', '/kyc/add', {
-      method: 'POST',
-      body: kycUserBody(),
-    });
-    expect(kyc.status).toBe(201);
-    expect(kyc.body.status).toBe('APPROVED');
-    kycUserUuid = kyc.body.uuid;
+    const hook = await api.setWebhook(url);
+    expect(api.lastResponse().status).toBe(200);
+    expect(hook.secret).toEqual(expect.any(String));
+    secret = hook.secret!;
+    const kyc = await api.createKycUser(kycUserBody());
+    expect(api.lastResponse().status).toBe(201);
+    expect(kyc.status).toBe('APPROVED');
+    kycUserUuid = kyc.uuid;
   });
 
   afterAll(() => receiver.stop());
 
   async function createOrder(amount: number, recipient: string): Promise<Order> {
-    const res = await api.request<Order>('base', '/orders/create', {
-      method: 'POST',
-      body: { amount, currency: 'EUR', recepientAddress: recipient, kycUserUuid },
+    const order = await api.createOrder({
+      amount,
+      currency: 'EUR',
+      recepientAddress: recipient,
+      kycUserUuid,
     });
-    expect(res.status).toBe(201);
-    return res.body;
+    expect(api.lastResponse().status).toBe(201);
+    return order;
   }
 
   it('completes a paid order: USDC arrives and a signed order.completed webhook is delivered', async () => {
@@ -72,19 +58,17 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
 
     // The end user types the reference in lower case with spaces inside free text.
     const spaced = order.reference.toLowerCase().replace(/(.{4})/g, '$1 ');
-    const credit = await api.request<{ bankTransactionId: string }>('base', '/sandbox/sepa-credits', {
-      method: 'POST',
-      body: {
-        amount: 100.5,
-        currency: 'EUR',
-        payerName: 'Ada Lovelace',
-        remittanceInformation: `order ${spaced} thanks`,
-      },
+    await api.sandboxCredit({
+      amount: 100.5,
+      currency: 'EUR',
+      payerName: 'Ada Lovelace',
+      remittanceInformation: `order ${spaced} thanks`,
     });
-    expect(credit.status).toBe(202);
+    expect(api.lastResponse().status).toBe(202);
 
     const hook = await receiver.waitFor((w) => w.body.orderUuid === order.uuid);
-    expect(signatureValid(hook.rawBody, hook.headers['x-webhook-signature'], secret)).toBe(true);
+    expect(verifyWebhook(hook.rawBody, hook.headers['x-webhook-signature'], secret)).toBe(true);
+    expect(verifyStandardWebhook(hook.rawBody, hook.headers, secret)).toBe(true);
     expect(hook.headers['content-type']).toMatch(/^application\/json/);
     const body = hook.body;
     expect(Object.keys(body).sort()).toEqual(
@@ -135,29 +119,29 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
     expect(balance).toBe(BigInt(Math.round((body.sentTokenAmount as number) * 1e6)));
     expect(balance).toBeGreaterThan(0n);
 
-    const details = await api.request<Order & { transactionHash: string }>(
-      'base',
-      `/orders/${order.uuid}/payment-details`,
-    );
-    expect(details.status).toBe(200);
-    expect(details.body).toMatchObject({
+    const details = await api.getPaymentDetails(order.uuid);
+    expect(api.lastResponse().status).toBe(200);
+    expect(details).toMatchObject({
       uuid: order.uuid,
       orderStatus: 'COMPLETED',
       status: 'COMPLETED',
       reference: order.reference,
     });
-    expect(details.body.transactionHash).toBe(body.transactionHash);
+    expect(details.transactionHash).toBe(body.transactionHash);
   });
 
   it('fails an order whose SEPA credit is REJECTED and sends order.failed without payer or FX fields', async () => {
     const order = await createOrder(20, Wallet.createRandom().address);
-    const credit = await api.request('base', '/sandbox/sepa-credits', {
-      method: 'POST',
-      body: { reference: order.reference, amount: 20, currency: 'EUR', payerName: 'Bob', status: 'REJECTED' },
+    await api.sandboxCredit({
+      reference: order.reference,
+      amount: 20,
+      currency: 'EUR',
+      payerName: 'Bob',
+      status: 'REJECTED',
     });
-    expect(credit.status).toBe(202);
+    expect(api.lastResponse().status).toBe(202);
     const hook = await receiver.waitFor((w) => w.body.orderUuid === order.uuid);
-    expect(signatureValid(hook.rawBody, hook.headers['x-webhook-signature'], secret)).toBe(true);
+    expect(verifyWebhook(hook.rawBody, hook.headers['x-webhook-signature'], secret)).toBe(true);
     expect(hook.body).toMatchObject({
       event: 'order.failed',
       status: 'FAILED',
@@ -172,8 +156,7 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
     expect(hook.body).not.toHaveProperty('payerAccountHolderName');
     expect(Object.keys(hook.body).some((k) => k.startsWith('fxRate'))).toBe(false);
     expect(hook.body.timestamp).toMatch(ISO_MS_UTC);
-    const details = await api.request<Order>('base', `/orders/${order.uuid}/payment-details`);
-    expect(details.body.orderStatus).toBe('FAILED');
+    expect((await api.getPaymentDetails(order.uuid)).orderStatus).toBe('FAILED');
   });
 
   it('fails an order whose on-chain transfer reverts (blacklisted recipient)', async () => {
@@ -187,10 +170,7 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
     ).wait();
 
     const order = await createOrder(15, recipient);
-    await api.request('base', '/sandbox/sepa-credits', {
-      method: 'POST',
-      body: { reference: order.reference, amount: 15, currency: 'EUR', payerName: 'Eve' },
-    });
+    await api.sandboxCredit({ reference: order.reference, amount: 15, currency: 'EUR', payerName: 'Eve' });
     const hook = await receiver.waitFor((w) => w.body.orderUuid === order.uuid);
     expect(hook.body).toMatchObject({
       event: 'order.failed',

@@ -1,3 +1,5 @@
+import { CreateKycUserRequest } from '@onramp/sdk';
+
 import { e2e } from './env';
 
 export interface ApiResponse<T = unknown> {
@@ -7,6 +9,8 @@ export interface ApiResponse<T = unknown> {
   text: string;
 }
 
+// Raw HTTP, for what a merchant's SDK never sends: malformed or oversized bodies, wrong content
+// types, forged or expired tokens, the admin API.
 export async function call<T = unknown>(url: string, init: RequestInit = {}): Promise<ApiResponse<T>> {
   const res = await fetch(url, init);
   const text = await res.text();
@@ -34,6 +38,7 @@ export async function createMerchant(name: string): Promise<MerchantCredentials>
   return res.body;
 }
 
+// The token endpoint's wire format itself (the SDK keeps the token to itself).
 export async function fetchToken(
   creds: MerchantCredentials,
   host = e2e.baseUrl(),
@@ -42,50 +47,7 @@ export async function fetchToken(
   return call(`${host}/auth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}` } });
 }
 
-// A merchant's view of the API: caches the token and, on a 401, fetches a new one and retries once
-// (SPEC.md, Authentication 4).
-export class MerchantApi {
-  private token?: string;
-
-  constructor(readonly creds: MerchantCredentials) {}
-
-  async request<T = unknown>(
-    host: 'base' | 'kyc',
-    path: string,
-    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
-  ): Promise<ApiResponse<T>> {
-    const send = async () =>
-      call<T>(`${host === 'base' ? e2e.baseUrl() : e2e.kycUrl()}${path}`, {
-        method: init.method ?? 'GET',
-        headers: {
-          authorization: `Bearer ${await this.accessToken()}`,
-          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(init.headers ?? {}),
-        },
-        body:
-          init.body === undefined
-            ? undefined
-            : typeof init.body === 'string'
-              ? init.body
-              : JSON.stringify(init.body),
-      });
-    const first = await send();
-    if (first.status !== 401) return first;
-    this.token = undefined;
-    return send();
-  }
-
-  async accessToken(): Promise<string> {
-    if (!this.token) {
-      const res = await fetchToken(this.creds);
-      if (res.status !== 200) throw new Error(`token: ${res.status} ${res.text}`);
-      this.token = res.body.access_token;
-    }
-    return this.token;
-  }
-}
-
-export function kycUserBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function kycUserBody(overrides: Partial<CreateKycUserRequest> = {}): CreateKycUserRequest {
   return {
     firstName: 'Ada',
     lastName: 'Lovelace',

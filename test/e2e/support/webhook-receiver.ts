@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
@@ -48,14 +47,4 @@ export class WebhookReceiver {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
-}
-
-export function signatureValid(
-  rawBody: string,
-  header: string | string[] | undefined,
-  secret: string,
-): boolean {
-  if (typeof header !== 'string') return false;
-  const expected = createHmac('sha256', secret).update(rawBody).digest('hex');
-  return header.length === expected.length && timingSafeEqual(Buffer.from(header), Buffer.from(expected));
 }

@@ -1,0 +1,37 @@
+export type OrderStatus = 'CREATED' | 'COMPLETED' | 'FAILED';
+
+interface CreateOrderFields {
+  // A JSON number or a decimal string, EUR with at most 2 decimals.
+  amount: number | string;
+  currency: 'EUR';
+  kycUserUuid: string;
+}
+
+// SPEC.md spells the field `recepientAddress`; the API also accepts `recipientAddress`. Give one.
+export type CreateOrderRequest = CreateOrderFields &
+  (
+    | { recepientAddress: string; recipientAddress?: never }
+    | { recipientAddress: string; recepientAddress?: never }
+  );
+
+// The order object of create, payment-details and list; the settlement fields appear once known.
+export interface Order {
+  uuid: string;
+  amount: number;
+  currency: 'EUR';
+  recepientAddress: string;
+  kycUserUuid: string;
+  iban: string;
+  bic: string;
+  reference: string;
+  orderStatus: OrderStatus;
+  status: OrderStatus;
+  createdAt: string;
+  updatedAt: string;
+  payedAmount?: number;
+  sentTokenAmount?: number;
+  transactionHash?: string;
+  failureReason?: string;
+  completedAt?: string;
+  failedAt?: string;
+}

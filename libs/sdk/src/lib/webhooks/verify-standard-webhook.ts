@@ -1,0 +1,49 @@
+import { createHmac } from 'node:crypto';
+
+import { Clock, systemClock } from '../clock';
+import { bodyBytes, equalBytes, HeaderValue, RawBody } from './verify-webhook';
+
+// Node's IncomingHttpHeaders (lower-case names) or a fetch Headers.
+export type WebhookRequestHeaders = Headers | Readonly<Record<string, HeaderValue>>;
+
+export interface StandardWebhookOptions {
+  toleranceSeconds?: number; // replay window, 5 minutes by default as in the Standard Webhooks reference
+  clock?: Clock;
+}
+
+const SECRET_PREFIX = 'whsec_';
+
+function header(headers: WebhookRequestHeaders, name: string): string | undefined {
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+// Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature): "v1,<base64 HMAC-SHA256 of
+// id.timestamp.body>" keyed with the base64-decoded part of the secret after "whsec_". Rejects
+// timestamps outside the tolerance, so a captured request cannot be replayed later.
+export function verifyStandardWebhook(
+  rawBody: RawBody,
+  headers: WebhookRequestHeaders,
+  secret: string,
+  options: StandardWebhookOptions = {},
+): boolean {
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (!id || !timestamp || !signatures || !/^\d{1,15}$/.test(timestamp)) return false;
+  const nowSeconds = Math.floor((options.clock ?? systemClock)().getTime() / 1000);
+  if (Math.abs(nowSeconds - Number(timestamp)) > (options.toleranceSeconds ?? 300)) return false;
+
+  const encodedKey = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : '';
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encodedKey)) return false;
+  const expected = createHmac('sha256', Buffer.from(encodedKey, 'base64'))
+    .update(`${id}.${timestamp}.`, 'utf8')
+    .update(bodyBytes(rawBody))
+    .digest();
+  // During a secret rotation the header may carry several space-separated signatures.
+  return signatures
+    .split(' ')
+    .filter((entry) => entry.startsWith('v1,'))
+    .some((entry) => equalBytes(Buffer.from(entry.slice(3), 'base64'), expected));
+}
