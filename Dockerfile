@@ -7,6 +7,7 @@ RUN npm ci --omit=optional --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json .swcrc ./
 COPY apps ./apps
 COPY libs ./libs
+COPY docs/openapi ./docs/openapi
 ENV NODE_ENV=production HOST=0.0.0.0 GATEWAY_HOST=0.0.0.0
 USER node
 CMD ["sh", "-c", "exec node -r @swc-node/register apps/${APP}/src/main.ts"]

@@ -1,5 +1,5 @@
 // Tier 1: pure tests beside the code; no infrastructure.
 module.exports = {
   ...require('./jest.preset'),
-  testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'],
+  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
 };

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 
+import { ADMIN_KEY_SOURCE, AdminKeyGuard } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminSigningKeysController } from './admin/admin-signing-keys.controller';
-import { AdminApiKeyGuard } from './admin/admin-api-key.guard';
 import { AUTH_CONFIG, AUTH_SCHEMA, loadAuthConfig } from './config';
 import { JwksController } from './keys/jwks.controller';
 import { SigningKeyEntity } from './keys/signing-key.entity';
@@ -46,7 +46,9 @@ import { TokenController } from './token/token.controller';
     CreateMerchantUseCase,
     ListMerchantsUseCase,
     RotateMerchantSecretUseCase,
-    AdminApiKeyGuard,
+    // AuthConfig carries the validated adminApiKey: the guard reads it from there.
+    { provide: ADMIN_KEY_SOURCE, useExisting: AUTH_CONFIG },
+    AdminKeyGuard,
   ],
 })
 export class AppModule {}

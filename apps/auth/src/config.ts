@@ -1,3 +1,4 @@
+import { adminApiKeyProblem } from '@onramp/auth';
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { parseKey } from '@onramp/crypto';
 
@@ -56,9 +57,8 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthCon
   } catch {
     problems.push('AUTH_KEY_ENCRYPTION_KEY must be 32 bytes (64 hex chars or base64)');
   }
-  if (production && env.ADMIN_API_KEY && env.ADMIN_API_KEY.length < 24) {
-    problems.push('ADMIN_API_KEY must be at least 24 characters in production');
-  }
+  const adminKeyProblem = adminApiKeyProblem(env.ONRAMP_MODE, env.ADMIN_API_KEY);
+  if (adminKeyProblem) problems.push(adminKeyProblem);
   if (Boolean(env.DEMO_MERCHANT_ID) !== Boolean(env.DEMO_MERCHANT_SECRET)) {
     problems.push('DEMO_MERCHANT_ID and DEMO_MERCHANT_SECRET must be set together');
   }

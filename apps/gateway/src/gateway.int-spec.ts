@@ -207,6 +207,12 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-upstream')).toBe('A');
     expect(seen.at(-1)?.url).toBe('/admin/merchants?limit=1');
+    const deliveries = await fetch(`${admin}/admin/webhook-deliveries/x/redeliver`, { method: 'POST' });
+    expect(deliveries.headers.get('x-upstream')).toBe('B'); // webhook-dispatch, not auth
+    expect(seen.at(-1)?.url).toBe('/admin/webhook-deliveries/x/redeliver');
+    expect((await fetch(`${admin}/admin/orders?status=FAILED`)).headers.get('x-upstream')).toBe('A');
+    expect(seen.at(-1)?.url).toBe('/admin/orders?status=FAILED');
+    expect((await fetch(`${base}/admin/webhook-deliveries`)).status).toBe(404);
     expect((await fetch(`${admin}/orders`)).status).toBe(404);
 
     expect(listenerUrl('admin').address.address).toBe('127.0.0.1');

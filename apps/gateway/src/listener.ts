@@ -4,9 +4,10 @@ import { FastifyInstance } from 'fastify';
 import { createHttpApp } from '@onramp/http';
 
 import { GatewayConfig } from './config';
+import { registerApiDocsRoutes } from './docs/api-docs.routes';
 import { installEdgeHooks } from './edge/edge-hooks';
 import { GatewayModule } from './gateway.module';
-import { registerProxyRoutes } from './proxy/proxy-routes';
+import { hostConstraint, registerProxyRoutes } from './proxy/proxy-routes';
 import { ListenerName, routesFor } from './routes';
 
 export interface ListenerSpec {
@@ -35,6 +36,10 @@ export async function createListener(
       trustForwarded: config.trustForwarded,
       hostname: set.hostname,
     });
+    if (set.listener !== 'admin') {
+      const constraints = set.hostname ? { host: hostConstraint(set.hostname) } : undefined;
+      registerApiDocsRoutes(fastify, set.listener, constraints);
+    }
   }
   return app;
 }

@@ -24,6 +24,8 @@ describe('routesFor', () => {
     ]);
     expect(routesFor('admin', { mode: 'production', upstreams })).toEqual([
       expect.objectContaining({ path: '/admin', upstreamUrl: 'http://auth' }),
+      expect.objectContaining({ path: '/admin/orders', upstreamUrl: 'http://orders' }),
+      expect.objectContaining({ path: '/admin/webhook-deliveries', upstreamUrl: 'http://webhooks' }),
     ]);
   });
 

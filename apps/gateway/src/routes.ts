@@ -25,7 +25,12 @@ export const ROUTE_TABLE: Record<ListenerName, RouteRule[]> = {
     { path: '/auth/token', match: 'exact', methods: ['POST'], upstream: 'auth' },
     { path: '/kyc', match: 'subtree', upstream: 'kyc' },
   ],
-  admin: [{ path: '/admin', match: 'subtree', upstream: 'auth' }],
+  admin: [
+    { path: '/admin', match: 'subtree', upstream: 'auth' },
+    // More specific prefixes win over /admin (the router prefers the longer static match).
+    { path: '/admin/orders', match: 'subtree', upstream: 'orders' },
+    { path: '/admin/webhook-deliveries', match: 'subtree', upstream: 'webhookDispatch' },
+  ],
 };
 
 // Never forwarded, whichever rule would match: service-to-service endpoints and the JWKS.

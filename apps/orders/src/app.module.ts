@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { MerchantAuthModule } from '@onramp/auth';
+import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
 import { HealthController, IdempotentRequests } from '@onramp/http';
 import { MessagingModule } from '@onramp/messaging';
 import { systemClock } from '@onramp/orders-domain';
 import { typeOrmRootFor } from '@onramp/persistence';
 
+import { AdminOrdersController } from './admin/admin-orders.controller';
 import { loadOrdersConfig, ORDERS_CONFIG, ORDERS_SCHEMA, ordersConsumerName } from './config';
 import { OrderEventsHandler } from './events/order-events.handler';
 import { CLOCK, OrderTransitions } from './events/order-transitions';
@@ -14,6 +15,7 @@ import { KycEligibility } from './kyc/kyc-eligibility';
 import { KycServiceClient } from './kyc/kyc-service.client';
 import { KycUserProjectionEntity } from './kyc/kyc-user-projection.entity';
 import { CreateOrders1750000200000 } from './migrations/1750000200000-create-orders';
+import { AdminOrdersQueries } from './orders/admin-orders.queries';
 import { CreateOrderUseCase } from './orders/create-order.usecase';
 import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
 import { OrderEntity } from './orders/order.entity';
@@ -30,8 +32,9 @@ import { OrdersQueries } from './orders/orders.queries';
     })),
     MessagingModule.forService({ schema: ORDERS_SCHEMA, service: ordersConsumerName() }),
     MerchantAuthModule,
+    AdminKeyModule.fromEnv(),
   ],
-  controllers: [HealthController, OrdersController],
+  controllers: [HealthController, OrdersController, AdminOrdersController],
   providers: [
     { provide: ORDERS_CONFIG, useFactory: () => loadOrdersConfig() },
     { provide: CLOCK, useValue: systemClock },
@@ -44,6 +47,7 @@ import { OrdersQueries } from './orders/orders.queries';
     KycEligibility,
     CreateOrderUseCase,
     OrdersQueries,
+    AdminOrdersQueries,
     OrderTransitions,
     OrderEventsHandler,
   ],

@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
 
-import { MerchantAuthModule } from '@onramp/auth';
+import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
+import { AdminDeliveriesController } from './admin/admin-deliveries.controller';
 import { loadWebhookConfig, WEBHOOK_CONFIG, WEBHOOKS_SCHEMA } from './config';
 import { DeliveryAttemptEntity } from './deliveries/delivery-attempt.entity';
 import { ListDeliveriesUseCase } from './deliveries/list-deliveries.usecase';
 import { RecordDeliveryUseCase } from './deliveries/record-delivery.usecase';
 import { RedeliverUseCase } from './deliveries/redeliver.usecase';
+import { SearchDeliveriesUseCase } from './deliveries/search-deliveries.usecase';
 import { WebhookDeliveryEntity } from './deliveries/webhook-delivery.entity';
 import { AttemptRecorder } from './dispatch/attempt-recorder';
 import { DeliveryClaimer } from './dispatch/delivery-claimer';
@@ -33,8 +35,9 @@ import { CreateWebhooksSchema1767225600000 } from './migrations/1767225600000-cr
     })),
     MessagingModule.forService({ schema: WEBHOOKS_SCHEMA, service: 'webhook-dispatch' }),
     MerchantAuthModule,
+    AdminKeyModule.fromEnv(),
   ],
-  controllers: [HealthController, MerchantWebhookController],
+  controllers: [HealthController, MerchantWebhookController, AdminDeliveriesController],
   providers: [
     { provide: WEBHOOK_CONFIG, useFactory: () => loadWebhookConfig() },
     { provide: WebhookSender, useFactory: () => new WebhookSender() },
@@ -43,6 +46,7 @@ import { CreateWebhooksSchema1767225600000 } from './migrations/1767225600000-cr
     RotateWebhookSecretUseCase,
     ListDeliveriesUseCase,
     RedeliverUseCase,
+    SearchDeliveriesUseCase,
     RecordDeliveryUseCase,
     OrderEventsHandler,
     DeliveryClaimer,

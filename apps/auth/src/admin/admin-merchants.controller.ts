@@ -13,16 +13,16 @@ import {
 } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
+import { AdminKeyGuard } from '@onramp/auth';
 import { badRequest, PaginationQuery, setPaginationHeaders } from '@onramp/http';
 
 import { CreatedMerchant, CreateMerchantUseCase } from '../merchants/create-merchant.usecase';
 import { ListMerchantsUseCase, MerchantSummary } from '../merchants/list-merchants.usecase';
 import { RotateMerchantSecretUseCase } from '../merchants/rotate-merchant-secret.usecase';
-import { AdminApiKeyGuard } from './admin-api-key.guard';
 import { CreateMerchantDto } from './create-merchant.dto';
 
 @Controller('admin/merchants')
-@UseGuards(AdminApiKeyGuard)
+@UseGuards(AdminKeyGuard)
 export class AdminMerchantsController {
   constructor(
     private readonly createMerchant: CreateMerchantUseCase,

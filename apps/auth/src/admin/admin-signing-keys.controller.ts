@@ -1,11 +1,12 @@
 import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 
+import { AdminKeyGuard } from '@onramp/auth';
+
 import { SigningKeysService, SigningKeySummary } from '../keys/signing-keys.service';
-import { AdminApiKeyGuard } from './admin-api-key.guard';
 
 // Key rotation: the new key signs from now on; the old one stays in the JWKS for the retention window.
 @Controller('admin/signing-keys')
-@UseGuards(AdminApiKeyGuard)
+@UseGuards(AdminKeyGuard)
 export class AdminSigningKeysController {
   constructor(private readonly keys: SigningKeysService) {}
 

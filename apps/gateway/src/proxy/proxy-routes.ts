@@ -20,7 +20,7 @@ export interface ProxyOptions {
 
 const log = new Logger('GatewayProxy');
 
-function hostConstraint(hostname: string): RegExp {
+export function hostConstraint(hostname: string): RegExp {
   const escaped = hostname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped}(:\\d+)?$`, 'i');
 }

@@ -12,14 +12,17 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
 import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { AddKycUserUseCase } from './add-kyc-user.usecase';
 import { AddKycUserDto } from './dto/add-kyc-user.dto';
 import { KycUserResponse } from './kyc-user.presenter';
+import { ApiAddKycUser, ApiGetKycUser, ApiListKycUsers } from './kyc-users.openapi';
 import { KycUsersQueries } from './kyc-users.queries';
 
 const uuidParam = new ParseUUIDPipe({
@@ -29,6 +32,8 @@ const uuidParam = new ParseUUIDPipe({
 
 @Controller('kyc')
 @UseGuards(MerchantAuthGuard)
+@ApiTags('KYC')
+@ApiMerchantAuth()
 export class KycUsersController {
   constructor(
     private readonly addKycUser: AddKycUserUseCase,
@@ -37,6 +42,7 @@ export class KycUsersController {
 
   @Post('add')
   @HttpCode(201)
+  @ApiAddKycUser()
   async add(
     @CurrentMerchant() merchantId: string,
     @Body() input: AddKycUserDto,
@@ -51,6 +57,7 @@ export class KycUsersController {
 
   // Declared before ':uuid' so "get-all" is never read as a uuid.
   @Get('get-all')
+  @ApiListKycUsers()
   async list(
     @CurrentMerchant() merchantId: string,
     @Query() page: PaginationQuery,
@@ -63,6 +70,7 @@ export class KycUsersController {
   }
 
   @Get(':uuid')
+  @ApiGetKycUser()
   async get(
     @CurrentMerchant() merchantId: string,
     @Param('uuid', uuidParam) uuid: string,

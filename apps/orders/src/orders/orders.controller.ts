@@ -12,14 +12,17 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
 import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { CreateOrderUseCase } from './create-order.usecase';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderResponse } from './order.presenter';
+import { ApiCreateOrder, ApiGetPaymentDetails, ApiListOrders } from './orders.openapi';
 import { OrdersQueries } from './orders.queries';
 
 const uuidParam = new ParseUUIDPipe({
@@ -29,6 +32,8 @@ const uuidParam = new ParseUUIDPipe({
 
 @Controller('orders')
 @UseGuards(MerchantAuthGuard)
+@ApiTags('Orders')
+@ApiMerchantAuth()
 export class OrdersController {
   constructor(
     private readonly createOrder: CreateOrderUseCase,
@@ -37,6 +42,7 @@ export class OrdersController {
 
   @Post('create')
   @HttpCode(201)
+  @ApiCreateOrder()
   async create(
     @CurrentMerchant() merchantId: string,
     @Body() input: CreateOrderDto,
@@ -50,6 +56,7 @@ export class OrdersController {
   }
 
   @Get()
+  @ApiListOrders()
   async list(
     @CurrentMerchant() merchantId: string,
     @Query() page: PaginationQuery,
@@ -62,6 +69,7 @@ export class OrdersController {
   }
 
   @Get(':uuid/payment-details')
+  @ApiGetPaymentDetails()
   async paymentDetails(
     @CurrentMerchant() merchantId: string,
     @Param('uuid', uuidParam) uuid: string,

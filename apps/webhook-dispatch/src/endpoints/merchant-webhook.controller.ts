@@ -12,15 +12,24 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
 import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { DeliveryView } from '../deliveries/delivery.view';
 import { ListDeliveriesUseCase } from '../deliveries/list-deliveries.usecase';
 import { RedeliverUseCase } from '../deliveries/redeliver.usecase';
+import {
+  ApiGetWebhook,
+  ApiListDeliveries,
+  ApiRedeliver,
+  ApiRotateWebhookSecret,
+  ApiSetWebhookUrl,
+} from './merchant-webhook.openapi';
 import { RotateWebhookSecretUseCase } from './rotate-webhook-secret.usecase';
 import { SetWebhookUrlDto } from './set-webhook-url.dto';
 import { SetWebhookUrlResult, SetWebhookUrlUseCase } from './set-webhook-url.usecase';
@@ -29,6 +38,8 @@ import { toEndpointView, WebhookEndpointView } from './webhook-endpoint.view';
 
 @Controller('merchant/webhook')
 @UseGuards(MerchantAuthGuard)
+@ApiTags('Webhooks')
+@ApiMerchantAuth()
 export class MerchantWebhookController {
   constructor(
     private readonly dataSource: DataSource,
@@ -40,11 +51,13 @@ export class MerchantWebhookController {
 
   @Put()
   @HttpCode(200)
+  @ApiSetWebhookUrl()
   put(@CurrentMerchant() merchantId: string, @Body() dto: SetWebhookUrlDto): Promise<SetWebhookUrlResult> {
     return this.setUrl.execute(merchantId, dto.url);
   }
 
   @Get()
+  @ApiGetWebhook()
   async get(@CurrentMerchant() merchantId: string): Promise<WebhookEndpointView> {
     const endpoint = await this.dataSource.getRepository(WebhookEndpointEntity).findOneBy({ merchantId });
     if (!endpoint) throw notFound('no webhook endpoint is registered');
@@ -53,11 +66,13 @@ export class MerchantWebhookController {
 
   @Post('rotate-secret')
   @HttpCode(200)
+  @ApiRotateWebhookSecret()
   rotate(@CurrentMerchant() merchantId: string): Promise<{ url: string; secret: string }> {
     return this.rotateSecret.execute(merchantId);
   }
 
   @Get('deliveries')
+  @ApiListDeliveries()
   async deliveries(
     @CurrentMerchant() merchantId: string,
     @Query() page: PaginationQuery,
@@ -71,6 +86,7 @@ export class MerchantWebhookController {
 
   @Post('deliveries/:id/redeliver')
   @HttpCode(202)
+  @ApiRedeliver()
   redeliverOne(
     @CurrentMerchant() merchantId: string,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => badRequest('delivery id must be a UUID') }))

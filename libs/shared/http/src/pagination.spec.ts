@@ -30,4 +30,15 @@ describe('pagination', () => {
     expect(headers.Link).toContain('</kyc/get-all?limit=2&offset=4>; rel="next"');
     expect(headers.Link).toContain('</kyc/get-all?limit=2&offset=4>; rel="last"');
   });
+
+  it('keeps filter parameters in the links', () => {
+    const headers: Record<string, string> = {};
+    const reply = { header: (k: string, v: string) => ((headers[k] = v), reply) };
+    setPaginationHeaders({ url: '/admin/orders?status=FAILED&offset=0&limit=1' } as never, reply as never, {
+      total: 2,
+      limit: 1,
+      offset: 0,
+    });
+    expect(headers.Link).toContain('</admin/orders?status=FAILED&limit=1&offset=1>; rel="next"');
+  });
 });

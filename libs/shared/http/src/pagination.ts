@@ -26,8 +26,13 @@ export function setPaginationHeaders(
   page: { total: number; limit: number; offset: number },
 ): void {
   const { total, limit, offset } = page;
-  const path = req.url.split('?')[0];
-  const link = (rel: string, off: number) => `<${path}?limit=${limit}&offset=${off}>; rel="${rel}"`;
+  const [path, search = ''] = req.url.split('?');
+  // Other query parameters (filters) stay in every link, so "next" pages through the same list.
+  const kept = new URLSearchParams(search);
+  kept.delete('limit');
+  kept.delete('offset');
+  const filters = kept.size > 0 ? `${kept.toString()}&` : '';
+  const link = (rel: string, off: number) => `<${path}?${filters}limit=${limit}&offset=${off}>; rel="${rel}"`;
   const links = [link('first', 0)];
   if (offset > 0) links.push(link('prev', Math.max(0, offset - limit)));
   if (offset + limit < total) links.push(link('next', offset + limit));

@@ -1,13 +1,15 @@
+import { IncomingHttpHeaders } from 'node:http';
+
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
 
 import { constantTimeEqual } from '@onramp/crypto';
 import { ProblemException } from '@onramp/http';
 
-import { AUTH_CONFIG, AuthConfig } from '../config';
+import { ADMIN_KEY_SOURCE, AdminKeySource } from './admin-key.source';
 
 // The admin key arrives as `Authorization: Bearer <key>` or `X-Admin-Key: <key>`.
-export function presentedAdminKey(headers: FastifyRequest['headers']): string | undefined {
+export function presentedAdminKey(headers: IncomingHttpHeaders): string | undefined {
   const explicit = headers['x-admin-key'];
   if (typeof explicit === 'string' && explicit.length > 0) return explicit;
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
@@ -16,11 +18,11 @@ export function presentedAdminKey(headers: FastifyRequest['headers']): string | 
 
 // Operators only (the gateway exposes /admin/* on loopback). No key configured = API switched off.
 @Injectable()
-export class AdminApiKeyGuard implements CanActivate {
-  constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {}
+export class AdminKeyGuard implements CanActivate {
+  constructor(@Inject(ADMIN_KEY_SOURCE) private readonly source: AdminKeySource) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const expected = this.config.adminApiKey;
+    const expected = this.source.adminApiKey;
     if (!expected) {
       throw new ProblemException(503, 'admin API disabled: ADMIN_API_KEY is not set', {
         type: 'https://onramp.dev/problems/admin-disabled',

@@ -1,0 +1,39 @@
+import { Controller, Get, Param, ParseUUIDPipe, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { AdminKeyGuard } from '@onramp/auth';
+import { badRequest, notFound, setPaginationHeaders } from '@onramp/http';
+
+import { AdminOrderDetails, AdminOrderResponse, AdminOrdersQueries } from '../orders/admin-orders.queries';
+import { AdminOrdersQuery } from './admin-orders.query';
+
+const uuidParam = new ParseUUIDPipe({
+  exceptionFactory: () =>
+    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
+});
+
+// Operators only (the gateway serves /admin/* on its loopback listener): read-only, any merchant.
+@Controller('admin/orders')
+@UseGuards(AdminKeyGuard)
+export class AdminOrdersController {
+  constructor(private readonly queries: AdminOrdersQueries) {}
+
+  @Get()
+  async list(
+    @Query() query: AdminOrdersQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminOrderResponse[]> {
+    const filter = { merchantId: query.merchantId, status: query.status };
+    const { items, total } = await this.queries.list(filter, query);
+    setPaginationHeaders(req, reply, { total, limit: query.limit, offset: query.offset });
+    return items;
+  }
+
+  @Get(':uuid')
+  async getOne(@Param('uuid', uuidParam) uuid: string): Promise<AdminOrderDetails> {
+    const order = await this.queries.getOne(uuid.toLowerCase());
+    if (!order) throw notFound('order not found');
+    return order;
+  }
+}

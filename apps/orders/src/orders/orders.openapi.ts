@@ -1,0 +1,85 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+
+import {
+  ApiIdempotencyKey,
+  ApiJsonBodyProblems,
+  ApiPaginatedResponse,
+  ApiProblemResponse,
+  ApiUuidParamProblem,
+  ApiValidationProblem,
+} from '@onramp/openapi';
+
+import { OrderResponseBody } from './order.response';
+
+// API documentation of /orders/* (tools/openapi builds the documents from it).
+export const ApiCreateOrder = () =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'createOrder',
+      summary: 'Create an order',
+      description:
+        'Starts an on-ramp order for a KYC-approved end user. The response carries the payment details (`iban`, `bic`, SEPA `reference`) the end user pays with; when the payment arrives the USDC is sent to `recepientAddress` and the order becomes `COMPLETED` (webhook `order.completed`), or `FAILED` (webhook `order.failed`).',
+    }),
+    ApiIdempotencyKey(),
+    ApiCreatedResponse({
+      description: 'The order, status `CREATED` (or the first response of this Idempotency-Key).',
+      type: OrderResponseBody,
+    }),
+    ApiValidationProblem({
+      field: 'currency',
+      message: 'currency is required and must be EUR, the only supported currency',
+    }),
+    ApiProblemResponse(409, 'The Idempotency-Key was used with a different body.', {
+      detail: 'this Idempotency-Key was already used with a different request body',
+    }),
+    ApiProblemResponse(
+      422,
+      '`kycUserUuid` is not a user of the calling merchant, or the user is not `APPROVED`.',
+      {
+        type: 'https://onramp.dev/problems/kyc-not-approved',
+        detail: 'the KYC user is not approved (status REJECTED)',
+        errors: [{ field: 'kycUserUuid', message: 'KYC status is REJECTED, orders need APPROVED' }],
+      },
+    ),
+    ApiProblemResponse(
+      503,
+      'The KYC check could not be made right now, or a service is unreachable. Retry after the given delay.',
+      {
+        headers: {
+          'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } },
+        },
+        detail: 'the KYC service is temporarily unavailable; retry shortly',
+      },
+    ),
+    ApiJsonBodyProblems(),
+  );
+
+export const ApiListOrders = () =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'listOrders',
+      summary: 'List orders',
+      description: "The calling merchant's orders, paginated.",
+    }),
+    ApiPaginatedResponse(OrderResponseBody, { description: 'One page of orders.', path: '/orders' }),
+  );
+
+export const ApiGetPaymentDetails = () =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getPaymentDetails',
+      summary: 'Get an order',
+      description: 'The order with its payment details and current status.',
+    }),
+    ApiParam({
+      name: 'uuid',
+      description: 'The order `uuid` from the create-order response.',
+      schema: { type: 'string', format: 'uuid' },
+    }),
+    ApiOkResponse({ description: 'The order.', type: OrderResponseBody }),
+    ApiUuidParamProblem('uuid'),
+    ApiProblemResponse(404, 'No order with this uuid belongs to the calling merchant.', {
+      detail: 'order not found',
+    }),
+  );

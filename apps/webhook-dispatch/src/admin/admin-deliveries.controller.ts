@@ -1,0 +1,54 @@
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { AdminKeyGuard } from '@onramp/auth';
+import { badRequest, notFound, setPaginationHeaders } from '@onramp/http';
+
+import { RedeliverUseCase } from '../deliveries/redeliver.usecase';
+import { AdminDeliveryView, SearchDeliveriesUseCase } from '../deliveries/search-deliveries.usecase';
+import { AdminDeliveriesQuery } from './admin-deliveries.query';
+
+// Operators only (the gateway serves /admin/* on its loopback listener): any merchant's deliveries.
+@Controller('admin/webhook-deliveries')
+@UseGuards(AdminKeyGuard)
+export class AdminDeliveriesController {
+  constructor(
+    private readonly search: SearchDeliveriesUseCase,
+    private readonly redeliver: RedeliverUseCase,
+  ) {}
+
+  @Get()
+  async list(
+    @Query() query: AdminDeliveriesQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminDeliveryView[]> {
+    const filter = { merchantId: query.merchantId, status: query.status };
+    const { items, total } = await this.search.execute(filter, query);
+    setPaginationHeaders(req, reply, { total, limit: query.limit, offset: query.offset });
+    return items;
+  }
+
+  // The merchant's redelivery, on the merchant's behalf: same checks, same 202/404/422.
+  @Post(':id/redeliver')
+  @HttpCode(202)
+  async redeliverOne(
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => badRequest('delivery id must be a UUID') }))
+    id: string,
+  ): Promise<AdminDeliveryView> {
+    const merchantId = await this.search.merchantOf(id);
+    if (!merchantId) throw notFound('no such webhook delivery');
+    return { ...(await this.redeliver.execute(merchantId, id)), merchantId };
+  }
+}

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+
+import { Wallet } from 'ethers';
+
+import { waitFor } from '@onramp/testing';
+
+import { kycUserBody, MerchantCredentials } from './support/api-client';
+import { parseJson, runOnramp } from './support/run-cli';
+import { TestMerchant } from './support/test-merchant';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+interface Page<T> {
+  items: T[];
+  total: number;
+}
+interface DeliveryRow {
+  id: string;
+  merchantId: string;
+  orderUuid: string;
+  status: string;
+}
+interface OrderRow {
+  uuid: string;
+  merchantId: string;
+  status: string;
+  statusHistory?: { from: string | null; to: string }[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('operator CLI (bin/onramp.js in a child process, against the platform)', () => {
+  const receiver = new WebhookReceiver();
+  let creds: MerchantCredentials & { name: string };
+  let hookUrl: string;
+
+  beforeAll(async () => {
+    hookUrl = await receiver.start();
+  });
+  afterAll(() => receiver.stop());
+
+  it('creates a merchant and lists it, as a table and as JSON', async () => {
+    const name = `CLI Shop ${randomUUID().slice(0, 8)}`;
+    const created = await runOnramp(['merchants', 'create', '--name', name, '--json']);
+    creds = parseJson(created);
+    expect(creds).toMatchObject({ merchantId: expect.stringMatching(UUID), name });
+    expect(creds.merchantSecret.length).toBeGreaterThanOrEqual(32);
+
+    const table = await runOnramp(['merchants', 'list']);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/^MERCHANT ID\s+NAME\s+CREATED$/);
+    expect(lines.find((l) => l.startsWith(creds.merchantId))).toContain(name);
+    expect(table.stdout).not.toContain(creds.merchantSecret);
+
+    const page = parseJson<Page<{ merchantId: string }>>(await runOnramp(['merchants', 'list', '--json']));
+    expect(page.items.map((m) => m.merchantId)).toContain(creds.merchantId);
+    expect(page.total).toBeGreaterThanOrEqual(1);
+  });
+
+  it('credits an order reference in the sandbox bank; the order and its webhook delivery show up', async () => {
+    const merchant = new TestMerchant(creds);
+    await merchant.setWebhook(hookUrl);
+    const kyc = await merchant.createKycUser(kycUserBody());
+    const order = await merchant.createOrder({
+      amount: 10.5,
+      currency: 'EUR',
+      recepientAddress: Wallet.createRandom().address,
+      kycUserUuid: kyc.uuid,
+    });
+
+    // The id as a flag, the secret from the environment (flags show up in ps).
+    const credit = await runOnramp(
+      [
+        'sandbox',
+        'credit',
+        '--reference',
+        order.reference,
+        '--amount',
+        '10.50',
+        '--payer-name',
+        'Ada Lovelace',
+      ],
+      { ONRAMP_MERCHANT_ID: creds.merchantId, ONRAMP_MERCHANT_SECRET: creds.merchantSecret },
+    );
+    expect(credit.code).toBe(0);
+    expect(credit.stdout).toMatch(/^bankTransactionId\s+[0-9a-f-]{36}$/m);
+    expect(credit.stdout + credit.stderr).not.toContain(creds.merchantSecret);
+    await receiver.waitFor((w) => w.body.orderUuid === order.uuid);
+
+    const delivery = await waitFor(
+      async () => {
+        const page = parseJson<Page<DeliveryRow>>(
+          await runOnramp(['deliveries', 'list', '--merchant', creds.merchantId, '--json']),
+        );
+        return page.items.find((d) => d.orderUuid === order.uuid && d.status === 'DELIVERED');
+      },
+      { timeoutMs: 30_000, description: 'the delivery to be listed as DELIVERED' },
+    );
+    expect(delivery.merchantId).toBe(creds.merchantId);
+    const deliveries = await runOnramp([
+      'deliveries',
+      'list',
+      '--merchant',
+      creds.merchantId,
+      '--status',
+      'DELIVERED',
+    ]);
+    expect(deliveries.stdout.split('\n')[0]).toMatch(/^DELIVERY ID\s+MERCHANT\s+EVENT/);
+    expect(deliveries.stdout).toContain(delivery.id);
+
+    const details = parseJson<OrderRow>(await runOnramp(['orders', 'get', order.uuid, '--json']));
+    expect(details).toMatchObject({ uuid: order.uuid, merchantId: creds.merchantId, status: 'COMPLETED' });
+    expect(details.statusHistory?.map((h) => h.to)).toEqual(['CREATED', 'COMPLETED']);
+    const human = await runOnramp(['orders', 'get', order.uuid]);
+    expect(human.stdout).toMatch(/^status\s+COMPLETED$/m);
+    expect(human.stdout).toMatch(/^amount\s+10\.50 EUR$/m);
+    expect(human.stdout).toContain('Status history:');
+    const completed = parseJson<Page<OrderRow>>(
+      await runOnramp(['orders', 'list', '--merchant', creds.merchantId, '--status', 'COMPLETED', '--json']),
+    );
+    expect(completed.items.map((o) => o.uuid)).toEqual([order.uuid]);
+
+    const again = await runOnramp(['deliveries', 'redeliver', delivery.id]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Redelivery queued.');
+    await waitFor(() => receiver.received.filter((w) => w.body.orderUuid === order.uuid).length === 2, {
+      timeoutMs: 30_000,
+      description: 'the redelivered webhook',
+    });
+  });
+
+  it('rotates a merchant secret and prints only the new one', async () => {
+    const rotated = await runOnramp(['merchants', 'rotate-secret', creds.merchantId]);
+    expect(rotated.code).toBe(0);
+    const secret = /^merchantSecret\s+(\S+)$/m.exec(rotated.stdout)?.[1];
+    expect(secret).toBeDefined();
+    expect(secret).not.toBe(creds.merchantSecret);
+    expect(rotated.stdout + rotated.stderr).not.toContain(creds.merchantSecret);
+  });
+
+  it('exits 1 with the problem detail when the API refuses', async () => {
+    const missing = await runOnramp(['orders', 'get', randomUUID()]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('onramp: 404 Not Found: order not found\n');
+
+    const wrongKey = await runOnramp(['merchants', 'list'], { ADMIN_API_KEY: 'not-the-key' });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain('onramp: 401 Unauthorized');
+    expect(wrongKey.stderr).toContain('hint: the admin API key was refused');
+    expect(wrongKey.stderr).not.toContain('not-the-key');
+
+    const badSecret = await runOnramp(
+      [
+        'sandbox',
+        'credit',
+        '--reference',
+        'RF18539007547034',
+        '--amount',
+        '1',
+        '--merchant-id',
+        creds.merchantId,
+      ],
+      { ONRAMP_MERCHANT_SECRET: 'wrong-secret' },
+    );
+    expect(badSecret.code).toBe(1);
+    expect(badSecret.stderr).toContain('hint: the merchant credentials were refused');
+  });
+
+  it('exits 2 on a bad command line and 3 when the admin API cannot be reached', async () => {
+    const bad = await runOnramp(['merchants', 'fly']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('onramp: unknown command "merchants fly"');
+    expect(bad.stdout).toBe('');
+    expect((await runOnramp(['orders', 'list', '--status', 'PAID'])).code).toBe(2);
+    expect((await runOnramp(['merchants', 'list'], { ADMIN_API_KEY: undefined })).code).toBe(2);
+
+    const port = await unusedPort();
+    const down = await runOnramp(['merchants', 'list', '--admin-url', `http://127.0.0.1:${port}`]);
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain(
+      `cannot reach the admin API at http://127.0.0.1:${port} (connection refused)`,
+    );
+  });
+});

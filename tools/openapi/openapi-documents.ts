@@ -1,0 +1,139 @@
+import 'reflect-metadata';
+
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { DocumentBuilder, getSchemaPath, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+import { ProblemResponse, PROBLEM_JSON } from '@onramp/openapi';
+
+import { HOSTS, SECURITY_SCHEMES, TAGS } from './document-info';
+import {
+  canonicalOrder,
+  isObject,
+  Json,
+  JsonObject,
+  reachableSchemas,
+  toJsonSchemaNullability,
+} from './document-transforms';
+import { PUBLIC_APP_MODULES, PublicHost, servedOn } from './public-apps';
+import { OrderWebhooksController } from './webhooks/order-webhooks.controller';
+
+export const OPENAPI_VERSION = '3.1.0';
+export const PUBLIC_HOSTS: PublicHost[] = ['base', 'kyc'];
+
+@Module({ imports: PUBLIC_APP_MODULES, controllers: [OrderWebhooksController] })
+class ApiDocsModule {}
+
+// Preview mode builds the module graph without instantiating anything: no database, no Kafka,
+// no config beyond what the modules read while being imported.
+async function scanControllers(): Promise<JsonObject> {
+  const app = await NestFactory.create(ApiDocsModule, new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
+  try {
+    const config = new DocumentBuilder().setOpenAPIVersion(OPENAPI_VERSION).build();
+    const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false });
+    return JSON.parse(JSON.stringify(document)) as JsonObject;
+  } finally {
+    await app.close();
+  }
+}
+
+const problem = (description: string, headers?: JsonObject): JsonObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { [PROBLEM_JSON]: { schema: { $ref: getSchemaPath(ProblemResponse) } } },
+});
+
+// Answered by the gateway itself on any proxied route.
+const GATEWAY_RESPONSES: Record<string, JsonObject> = {
+  '502': problem('The service behind the gateway sent an invalid response.'),
+  '503': problem('The service behind the gateway is unreachable. Retry after the given delay.', {
+    'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } },
+  }),
+  '504': problem('The service behind the gateway did not answer in time.'),
+};
+const GATEWAY_RESPONSE_NAMES: Record<string, string> = {
+  '502': 'BadGateway',
+  '503': 'ServiceUnavailable',
+  '504': 'GatewayTimeout',
+};
+
+function withGatewayResponses(operation: Json): Json {
+  if (!isObject(operation) || !isObject(operation.responses)) return operation;
+  const responses: JsonObject = { ...operation.responses };
+  for (const status of Object.keys(GATEWAY_RESPONSES)) {
+    responses[status] ??= { $ref: `#/components/responses/${GATEWAY_RESPONSE_NAMES[status]}` };
+  }
+  const { parameters, ...rest } = operation;
+  return {
+    ...rest,
+    ...(Array.isArray(parameters) && parameters.length > 0 ? { parameters } : {}),
+    responses,
+  };
+}
+
+function pathsServedOn(host: PublicHost, paths: JsonObject): JsonObject {
+  const served: JsonObject = {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    const operations = Object.entries(item).filter(([method]) => servedOn(host, method, path));
+    if (operations.length > 0) {
+      served[path] = Object.fromEntries(operations.map(([method, op]) => [method, withGatewayResponses(op)]));
+    }
+  }
+  return served;
+}
+
+function usedTags(paths: JsonObject, webhooks: JsonObject | undefined): Json[] {
+  const names = new Set<string>();
+  for (const item of [...Object.values(paths), ...Object.values(webhooks ?? {})]) {
+    if (!isObject(item)) continue;
+    for (const op of Object.values(item)) {
+      if (isObject(op) && Array.isArray(op.tags))
+        op.tags.forEach((tag) => typeof tag === 'string' && names.add(tag));
+    }
+  }
+  const unknown = [...names].filter((name) => !TAGS.some((tag) => tag.name === name));
+  if (unknown.length > 0)
+    throw new Error(`tags without a description in document-info.ts: ${unknown.join(', ')}`);
+  return TAGS.filter((tag) => names.has(tag.name)).map((tag) => ({ ...tag }));
+}
+
+function documentFor(host: PublicHost, scanned: JsonObject, version: string): JsonObject {
+  const paths = pathsServedOn(host, isObject(scanned.paths) ? scanned.paths : {});
+  // The webhooks go to the merchant whose URL is managed on the base host.
+  const webhooks = host === 'base' && isObject(scanned.webhooks) ? scanned.webhooks : undefined;
+  const responses = Object.fromEntries(
+    Object.entries(GATEWAY_RESPONSES).map(([status, response]) => [GATEWAY_RESPONSE_NAMES[status], response]),
+  );
+  const allSchemas =
+    isObject(scanned.components) && isObject(scanned.components.schemas) ? scanned.components.schemas : {};
+  const document: JsonObject = {
+    openapi: OPENAPI_VERSION,
+    info: { title: HOSTS[host].title, version, description: HOSTS[host].description.trim() },
+    servers: [HOSTS[host].server as unknown as JsonObject],
+    tags: usedTags(paths, webhooks),
+    paths,
+    ...(webhooks ? { webhooks } : {}),
+    components: {
+      schemas: reachableSchemas(allSchemas, [paths, webhooks ?? {}, responses]),
+      responses,
+      securitySchemes: SECURITY_SCHEMES as unknown as JsonObject,
+    },
+  };
+  return canonicalOrder(toJsonSchemaNullability(document) as JsonObject);
+}
+
+// Both public documents, built from the controllers in memory.
+export async function buildOpenApiDocuments(version: string): Promise<Record<PublicHost, OpenAPIObject>> {
+  const scanned = await scanControllers();
+  const build = (host: PublicHost) => documentFor(host, scanned, version) as unknown as OpenAPIObject;
+  return { base: build('base'), kyc: build('kyc') };
+}
+
+// What `npm run docs:openapi` writes: 2-space JSON and a final newline.
+export const renderDocument = (document: OpenAPIObject): string => `${JSON.stringify(document, null, 2)}\n`;
