@@ -1,52 +1,53 @@
-// `npm start`: the local platform. Real Postgres (embedded), real Kafka (from Maven Central jars),
-// anvil with the test USDC, and the seven apps each in its own process. State lives in .onramp/
-// (`npm start -- --reset` wipes it). Ctrl-C stops everything.
+// `npm start`: the local platform in ONE process: embedded Postgres, anvil with the test USDC, the
+// seven apps side by side and the embedded (Postgres-backed) event transport. No Kafka, no Docker.
+// `npm run start:distributed` (--distributed): the same apps each in its own process over real Kafka.
+// State lives in .onramp/ (ONRAMP_DATA_DIR; `npm start -- --reset` wipes it). Ctrl-C stops everything.
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { findRepoRoot } from '@onramp/testing';
 
-import { launchPlatform } from '@onramp/platform-runner';
+import {
+  EMBEDDED_LOG_FILE,
+  launchEmbedded,
+  launchPlatform,
+  PlatformHandle,
+  waitForStaleServers,
+} from '@onramp/platform-runner';
 
 async function main(): Promise<void> {
   const args = new Set(process.argv.slice(2));
+  const distributed = args.has('--distributed');
   const root = findRepoRoot();
   const dataDir = resolve(process.env.ONRAMP_DATA_DIR ?? join(root, '.onramp'));
+  const logDir = join(dataDir, 'logs');
   if (args.has('--reset')) {
+    await waitForStaleServers(dataDir); // never wipe a directory a live server still writes to
     rmSync(dataDir, { recursive: true, force: true });
     process.stderr.write(`[onramp] wiped ${dataDir}\n`);
   }
   const t0 = Date.now();
-  process.stderr.write(`[onramp] starting (data in ${dataDir}, logs in ${join(dataDir, 'logs')})...\n`);
-  const platform = await launchPlatform({
+  const mode = distributed ? 'distributed: one process per app, Kafka' : 'embedded: one process';
+  process.stderr.write(`[onramp] starting (${mode}; data in ${dataDir})...\n`);
+  const launch = distributed ? launchPlatform : launchEmbedded;
+  const platform = await launch({
     dataDir,
-    logDir: join(dataDir, 'logs'),
+    logDir,
     echo: args.has('--verbose'),
     chainPort: Number(process.env.CHAIN_RPC_PORT ?? 8545),
   });
-  const s = platform.secrets;
-  process.stdout.write(
-    [
-      '',
-      `On-ramp platform ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (sandbox mode)`,
-      `  Orders API (base url):  ${platform.urls.base}`,
-      `  KYC API (kyc url):      ${platform.urls.kyc}`,
-      `  Admin API (loopback):   ${platform.urls.admin}   ADMIN_API_KEY=${s.ADMIN_API_KEY}`,
-      `  Chain RPC:              ${platform.urls.rpc}   chain id ${platform.env.CHAIN_ID}`,
-      `  USDC token:             ${platform.env.USDC_ADDRESS}`,
-      `  Demo merchant id:       ${s.DEMO_MERCHANT_ID}`,
-      `  Demo merchant secret:   ${s.DEMO_MERCHANT_SECRET}`,
-      '',
-      `  curl -s -X POST -u ${s.DEMO_MERCHANT_ID}:${s.DEMO_MERCHANT_SECRET} ${platform.urls.base}/auth/token`,
-      '',
-      'Press Ctrl-C to stop.',
-      '',
-    ].join('\n'),
-  );
+  printBanner(platform, {
+    seconds: (Date.now() - t0) / 1000,
+    mode: distributed ? 'distributed' : 'embedded',
+    logs: distributed ? `${logDir}/<app>.log` : join(logDir, EMBEDDED_LOG_FILE),
+  });
 
   let stopping = false;
   const shutdown = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      process.stderr.write(`[onramp] ${signal} again: exiting now (the servers' watchdogs stop them)\n`);
+      process.exit(130);
+    }
     stopping = true;
     process.stderr.write(`\n[onramp] ${signal}: stopping...\n`);
     platform.stop().then(
@@ -59,7 +60,31 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGHUP', () => shutdown('SIGHUP'));
   setInterval(() => undefined, 1 << 30);
+}
+
+function printBanner(platform: PlatformHandle, info: { seconds: number; mode: string; logs: string }): void {
+  const s = platform.secrets;
+  process.stdout.write(
+    [
+      '',
+      `On-ramp platform ready in ${info.seconds.toFixed(1)} s (sandbox, ${info.mode})`,
+      `  Orders API (base url):  ${platform.urls.base}`,
+      `  KYC API (kyc url):      ${platform.urls.kyc}`,
+      `  Admin API (loopback):   ${platform.urls.admin}   ADMIN_API_KEY=${s.ADMIN_API_KEY}`,
+      `  Chain RPC:              ${platform.urls.rpc}   chain id ${platform.env.CHAIN_ID}`,
+      `  USDC token:             ${platform.env.USDC_ADDRESS}`,
+      `  Demo merchant id:       ${s.DEMO_MERCHANT_ID}`,
+      `  Demo merchant secret:   ${s.DEMO_MERCHANT_SECRET}`,
+      `  Logs:                   ${info.logs}`,
+      '',
+      `  curl -s -X POST -u ${s.DEMO_MERCHANT_ID}:${s.DEMO_MERCHANT_SECRET} ${platform.urls.base}/auth/token`,
+      '',
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
 }
 
 main().catch((err: unknown) => {

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+import { launchEmbedded, launchPlatform, PlatformHandle } from '@onramp/platform-runner';
 
 declare global {
   var __ONRAMP_E2E__: PlatformHandle | undefined;
@@ -14,13 +14,17 @@ declare global {
 
 export const E2E_TOKEN_TTL_SECONDS = 8;
 
-// Every app as its own process against real Postgres, Kafka and anvil; ports moved by +1000 so a
-// running `npm start` can stay up beside the suite.
+// E2E_MODE=distributed (default): every app as its own process against real Postgres, Kafka and
+// anvil. E2E_MODE=embedded: the `npm start` default, all apps in this process over the embedded
+// transport. Ports moved by +1000 (E2E_PORT_OFFSET) so a running `npm start` can stay up beside the suite.
 export default async function globalSetup(): Promise<void> {
   process.env.TZ = 'UTC';
+  const mode = process.env.E2E_MODE ?? 'distributed';
+  if (mode !== 'distributed' && mode !== 'embedded') throw new Error(`E2E_MODE must be distributed or embedded, got ${mode}`);
   const dir = mkdtempSync(join(tmpdir(), 'onramp-e2e-'));
   const t0 = Date.now();
-  const platform = await launchPlatform({
+  const launch = mode === 'embedded' ? launchEmbedded : launchPlatform;
+  const platform = await launch({
     dataDir: undefined,
     logDir: join(dir, 'logs'),
     portOffset: Number(process.env.E2E_PORT_OFFSET ?? 1000),
@@ -31,7 +35,7 @@ export default async function globalSetup(): Promise<void> {
     },
   });
   globalThis.__ONRAMP_E2E__ = platform;
-  process.stderr.write(`\n[e2e] platform up in ${Date.now() - t0} ms; logs in ${join(dir, 'logs')}\n`);
+  process.stderr.write(`\n[e2e] ${mode} platform up in ${Date.now() - t0} ms; logs in ${join(dir, 'logs')}\n`);
   Object.assign(process.env, {
     E2E_BASE_URL: platform.urls.base,
     E2E_KYC_URL: platform.urls.kyc,
@@ -42,5 +46,6 @@ export default async function globalSetup(): Promise<void> {
     E2E_ADMIN_API_KEY: platform.secrets.ADMIN_API_KEY,
     E2E_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS),
     E2E_LOG_DIR: join(dir, 'logs'),
+    E2E_MODE: mode,
   });
 }

@@ -38,9 +38,9 @@ export interface PlatformHandle {
   stop(): Promise<void>;
 }
 
-const readyPath = (name: AppName) => (name === 'gateway' ? '/health' : '/health/ready');
+export const readyPath = (name: AppName) => (name === 'gateway' ? '/health' : '/health/ready');
 
-function portOf(ports: PlatformPorts, name: AppName): number {
+export function portOf(ports: PlatformPorts, name: AppName): number {
   switch (name) {
     case 'auth':
       return ports.auth;

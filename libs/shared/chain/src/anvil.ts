@@ -15,6 +15,7 @@ export interface StartAnvilOptions {
   chainId?: number;
   blockTimeSeconds?: number; // undefined: mine a block per transaction
   stateFile?: string; // loaded at start, dumped at stop
+  stateIntervalSeconds?: number; // with stateFile: also dump every N seconds, so a SIGKILLed anvil keeps its chain
   startTimeoutMs?: number;
 }
 
@@ -34,6 +35,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHan
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'];
   if (opts.blockTimeSeconds !== undefined) args.push('--block-time', String(opts.blockTimeSeconds));
   if (opts.stateFile) args.push('--state', opts.stateFile);
+  if (opts.stateFile && opts.stateIntervalSeconds) args.push('--state-interval', String(opts.stateIntervalSeconds));
 
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -13,7 +13,8 @@ export const commonEnv = {
   JWT_ISSUER: str({ default: 'onramp-auth' }),
   JWT_AUDIENCE: str({ default: 'onramp-api' }),
   AUTH_URL: str({ default: 'http://127.0.0.1:3010' }),
-  EVENT_TRANSPORT: oneOf(['kafka'] as const, { default: 'kafka' }),
+  // kafka: the distributed deployment; embedded: a durable log in Postgres, for the one-process `npm start`
+  EVENT_TRANSPORT: oneOf(['kafka', 'embedded'] as const, { default: 'kafka' }),
   TRUST_PROXY: bool({ default: true }),
 };
 

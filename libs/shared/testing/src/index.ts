@@ -9,7 +9,7 @@ export { createDatabase, startPostgres } from './infra/postgres';
 export type { PostgresHandle, StartPostgresOptions } from './infra/postgres';
 export { findRepoRoot } from './infra/run-dir';
 export { startInfra } from './infra/start-infra';
-export type { InfraHandle, StartInfraOptions } from './infra/start-infra';
+export type { InfraHandle, RestartableServer, StartInfraOptions } from './infra/start-infra';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
 export { startTestTokenIssuer } from './auth/test-token-issuer';

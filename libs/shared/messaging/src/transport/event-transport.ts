@@ -16,7 +16,8 @@ export interface SubscribeOptions {
   handle: (record: ConsumedRecord) => Promise<void>;
 }
 
-// What services see of the broker. Kafka in distributed mode; the choice is configuration.
+// What services see of the broker: Kafka in distributed mode, the Postgres-backed embedded bus in the
+// one-process `npm start` (EVENT_TRANSPORT).
 export interface EventTransport {
   connect(): Promise<void>;
   publish(records: TransportRecord[]): Promise<void>;

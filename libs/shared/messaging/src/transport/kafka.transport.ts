@@ -10,6 +10,7 @@ export interface KafkaTransportOptions {
   clientId: string;
   partitions: number;
   replicationFactor: number;
+  sessionTimeoutMs?: number; // default 30 s
 }
 
 export class KafkaTransport implements EventTransport {
@@ -83,8 +84,8 @@ export class KafkaTransport implements EventTransport {
     const consumer = this.kafka.consumer({
       groupId: opts.groupId,
       allowAutoTopicCreation: false,
-      sessionTimeout: 30000,
-      heartbeatInterval: 3000,
+      sessionTimeout: this.opts.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: Math.min(3000, Math.floor((this.opts.sessionTimeoutMs ?? 30_000) / 3)),
       maxWaitTimeInMs: 500, // an idle fetch returns quickly, so events flow fast and shutdown is short
     });
     this.consumers.push(consumer);

@@ -69,6 +69,8 @@ export async function startChain(opts: StartChainOptions = {}): Promise<ChainHan
     chainId: opts.chainId,
     blockTimeSeconds: opts.blockTimeSeconds,
     stateFile: opts.dataDir ? join(opts.dataDir, 'anvil-state.json') : undefined,
+    // the orphan watchdog's SIGTERM makes anvil dump on our SIGKILL; this covers a SIGKILL of anvil itself
+    stateIntervalSeconds: 2,
   });
   const release = guardAgainstOrphan(anvil.pid, { signal: 'SIGTERM' });
   const stop = async (): Promise<void> => {

@@ -21,6 +21,10 @@ export interface KafkaHandle {
   brokers: string; // comma-separated host:port list, as in KAFKA_BROKERS
   source: 'env' | 'docker' | 'local';
   stop(): Promise<void>;
+  // Local broker only, for fault injection: stop the server keeping its topics and offsets, and
+  // start it again on the same ports.
+  stopServer?(): Promise<void>;
+  startServer?(): Promise<void>;
 }
 
 // A cold Maven resolution of ~46 jars; later starts hit the jar cache and take seconds.
@@ -66,10 +70,12 @@ async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
     if (runDir) removeRunDir(runDir);
     throw err;
   }
-  const release = guardAgainstOrphan(Number(readFileSync(join(kafkaHome, 'kafka.pid'), 'utf8').trim()), {
-    signal: 'SIGTERM',
-    graceSeconds: 30,
-  });
+  const guard = (): (() => void) =>
+    guardAgainstOrphan(Number(readFileSync(join(kafkaHome, 'kafka.pid'), 'utf8').trim()), {
+      signal: 'SIGTERM',
+      graceSeconds: 30,
+    });
+  let release = guard();
   return {
     brokers: `127.0.0.1:${port}`,
     source: 'local',
@@ -77,6 +83,15 @@ async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
       await runScript('stop', env, 60_000);
       release();
       if (runDir) removeRunDir(runDir);
+    },
+    stopServer: async () => {
+      await runScript('stop', { ...env, KAFKA_KEEP_DATA: '1' }, 60_000);
+      release();
+      release = () => undefined;
+    },
+    startServer: async () => {
+      await runScript('start', env, FIRST_START_TIMEOUT_MS);
+      release = guard();
     },
   };
 }

@@ -20,6 +20,10 @@ export interface PostgresHandle {
   url: string;
   source: 'env' | 'docker' | 'embedded';
   stop(): Promise<void>;
+  // Embedded server only, for fault injection: a fast shutdown (clients are cut off) keeping the
+  // data, and a start on the same port.
+  stopServer?(): Promise<void>;
+  startServer?(): Promise<void>;
 }
 
 const USER = 'postgres';
@@ -126,7 +130,8 @@ async function startEmbedded(opts: StartPostgresOptions): Promise<PostgresHandle
     throw err;
   }
 
-  const release = guardAgainstOrphan(postmasterPid(databaseDir), { signal: 'SIGINT' }); // SIGINT = fast shutdown
+  const guard = (): (() => void) => guardAgainstOrphan(postmasterPid(databaseDir), { signal: 'SIGINT' }); // SIGINT = fast shutdown
+  let release = guard();
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     source: 'embedded',
@@ -134,6 +139,15 @@ async function startEmbedded(opts: StartPostgresOptions): Promise<PostgresHandle
       await pg.stop();
       release();
       if (runDir) removeRunDir(runDir);
+    },
+    stopServer: async () => {
+      await pg.stop();
+      release();
+      release = () => undefined;
+    },
+    startServer: async () => {
+      await pg.start();
+      release = guard();
     },
   };
 }

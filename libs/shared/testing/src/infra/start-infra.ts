@@ -19,7 +19,15 @@ export interface InfraHandle {
   env: Record<string, string>;
   // how each piece was provided and how long it took, for logs
   report: Array<{ name: string; source: string; ms: number }>;
+  // Servers that can be stopped and started again with their data (local processes only), for
+  // fault-injection tests.
+  restartable?: Partial<Record<'postgres' | 'kafka', RestartableServer>>;
   stop(): Promise<void>;
+}
+
+export interface RestartableServer {
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
 }
 
 interface Started {
@@ -28,6 +36,7 @@ interface Started {
   ms: number;
   env: Record<string, string>;
   stop(): Promise<void>;
+  restartable?: RestartableServer;
 }
 
 // Starts the three servers in parallel. Each one honours its env var (an existing server) first,
@@ -39,7 +48,12 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
     starts.push(
       timed('postgres', async () => {
         const pg = await startPostgres({ dataDir: dir('postgres') });
-        return { source: pg.source, env: { DATABASE_URL: pg.url }, stop: pg.stop };
+        return {
+          source: pg.source,
+          env: { DATABASE_URL: pg.url },
+          stop: pg.stop,
+          restartable: restartable(pg),
+        };
       }),
     );
   }
@@ -47,7 +61,12 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
     starts.push(
       timed('kafka', async () => {
         const kafka = await startKafka({ kafkaHome: dir('kafka') });
-        return { source: kafka.source, env: { KAFKA_BROKERS: kafka.brokers }, stop: kafka.stop };
+        return {
+          source: kafka.source,
+          env: { KAFKA_BROKERS: kafka.brokers },
+          stop: kafka.stop,
+          restartable: restartable(kafka),
+        };
       }),
     );
   }
@@ -80,8 +99,16 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
   return {
     env: Object.assign({}, ...started.map((s) => s.env)) as Record<string, string>,
     report: started.map(({ name, source, ms }) => ({ name, source, ms })),
+    restartable: Object.fromEntries(
+      started.flatMap((s) => (s.restartable ? [[s.name, s.restartable]] : [])),
+    ) as NonNullable<InfraHandle['restartable']>,
     stop,
   };
+}
+
+function restartable(handle: Partial<RestartableServer>): RestartableServer | undefined {
+  const { stopServer, startServer } = handle;
+  return stopServer && startServer ? { stopServer, startServer } : undefined;
 }
 
 async function timed(name: string, start: () => Promise<Omit<Started, 'name' | 'ms'>>): Promise<Started> {

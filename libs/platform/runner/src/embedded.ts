@@ -1,0 +1,110 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { Logger } from '@nestjs/common';
+
+import { findRepoRoot, startInfra, waitFor } from '@onramp/testing';
+
+import { claimDataDir } from './data-dir-lock';
+import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';
+import { FileLogger } from './file-logger';
+import { AppName, LaunchOptions, PlatformHandle, portOf, readyPath, SERVICES } from './platform';
+import { resolvePorts, serviceEnv } from './ports';
+import { loadLocalSecrets } from './secrets';
+
+export const EMBEDDED_LOG_FILE = 'platform.log';
+
+// The `npm start` default: embedded Postgres and anvil (or DATABASE_URL / RPC_URL), no Kafka, and all
+// seven apps in THIS process, each still its own Nest application with its own module graph, schema
+// and port. Events travel over the embedded transport (a durable log in Postgres), so what a crash
+// interrupts is picked up on the next start. Same handle as launchPlatform, so the e2e suite takes either.
+export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandle> {
+  const root = findRepoRoot();
+  mkdirSync(opts.logDir, { recursive: true });
+  const ports = resolvePorts(process.env, opts.portOffset ?? 0);
+  const releaseDataDir = opts.dataDir ? await claimDataDir(opts.dataDir) : () => undefined;
+  // State in a data dir needs local servers: a Postgres container would not keep it there.
+  if (opts.dataDir) process.env.ONRAMP_DOCKER ??= '0';
+  const infra = await startInfra({ dataDir: opts.dataDir, kafka: false, chainPort: opts.chainPort }).catch(
+    (err: unknown) => {
+      releaseDataDir();
+      throw err;
+    },
+  );
+  const secrets = loadLocalSecrets(opts.dataDir);
+  const env: Record<string, string> = {
+    ONRAMP_MODE: 'sandbox',
+    ...infra.env,
+    ...serviceEnv(ports),
+    ...secrets,
+    EVENT_TRANSPORT: 'embedded',
+    ...(opts.env ?? {}),
+  };
+  // Every app reads its config from process.env; each has its own port variable, so one env serves all.
+  Object.assign(process.env, env);
+  const logFile = join(opts.logDir, EMBEDDED_LOG_FILE);
+  const logger = new FileLogger(logFile, opts.echo);
+  Logger.overrideLogger(logger);
+
+  const running = new Map<AppName, Closable[]>();
+
+  const startApp = async (name: AppName): Promise<void> => {
+    const start = loadAppStarter(root, name);
+    const started = await withoutSignalHooks(start);
+    running.set(name, Array.isArray(started) ? started : [started]);
+    const port = portOf(ports, name);
+    await waitFor(
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}${readyPath(name)}`).catch(() => undefined))?.ok === true,
+      { timeoutMs: 60_000, intervalMs: 100, description: `${name} ready on :${port}` },
+    );
+  };
+
+  // In one process there is nothing to signal: the app closes (its consumers stop, its pools drain).
+  const killApp = async (name: AppName): Promise<void> => {
+    const apps = running.get(name);
+    running.delete(name);
+    await Promise.allSettled((apps ?? []).map((app) => app.close()));
+  };
+
+  const stop = async (): Promise<void> => {
+    await killApp('gateway');
+    await Promise.allSettled(SERVICES.map((s) => killApp(s)));
+    await infra.stop();
+    releaseDataDir();
+    await logger.close();
+  };
+
+  try {
+    await Promise.all(SERVICES.map((s) => startApp(s)));
+    await startApp('gateway');
+  } catch (err) {
+    await stop().catch(() => undefined);
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`${message}\n--- ${logFile} ---\n${tail(logFile)}`, { cause: err });
+  }
+
+  return {
+    ports,
+    env,
+    secrets,
+    infra,
+    urls: {
+      base: `http://127.0.0.1:${ports.base}`,
+      kyc: `http://127.0.0.1:${ports.kyc}`,
+      admin: `http://127.0.0.1:${ports.admin}`,
+      rpc: infra.env.RPC_URL,
+    },
+    startApp,
+    killApp,
+    stop,
+  };
+}
+
+function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}

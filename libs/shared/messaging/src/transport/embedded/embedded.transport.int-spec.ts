@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+
+import { Client } from 'pg';
+import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+
+import { deadLetterTopic, Topics } from '@onramp/contracts';
+import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
+
+import { EventConsumer } from '../../inbox/event-consumer';
+import { OutboxRelay } from '../../outbox/outbox-relay';
+import { OutboxWriter } from '../../outbox/outbox-writer';
+import { partitionFor } from '../murmur2-partitioner';
+import { ConsumedRecord, TransportRecord } from '../event-transport';
+import { EmbeddedTransport } from './embedded.transport';
+
+const PARTITIONS = 4;
+const TOPIC = 'test.embedded';
+
+// The bus is per database (its partition count is fixed at creation): one fresh database for the file.
+async function freshDatabase(): Promise<string> {
+  const base = process.env.DATABASE_URL!;
+  const name = `bus_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function until(pred: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await pred()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function record(key: string, n: number, topic = TOPIC): TransportRecord {
+  return { topic, key, value: JSON.stringify({ key, n }), headers: { 'event-id': `${key}-${n}` } };
+}
+
+const body = (r: ConsumedRecord) => JSON.parse(r.value) as { key: string; n: number };
+
+describe('EmbeddedTransport over real Postgres', () => {
+  let url: string;
+  const transports: EmbeddedTransport[] = [];
+
+  const transport = async (): Promise<EmbeddedTransport> => {
+    const t = new EmbeddedTransport({
+      databaseUrl: url,
+      clientId: 'bus-test',
+      partitions: PARTITIONS,
+      retryBaseDelayMs: 20,
+      retryMaxDelayMs: 200,
+      pollIntervalMs: 200,
+    });
+    await t.connect();
+    transports.push(t);
+    return t;
+  };
+
+  beforeAll(async () => {
+    url = await freshDatabase();
+  });
+
+  afterAll(async () => {
+    await Promise.all(transports.map((t) => t.disconnect()));
+  });
+
+  it('keeps the order of each key, hashing keys to partitions as Kafka does', async () => {
+    const bus = await transport();
+    const group = `order-${randomUUID()}`;
+    const keys = Array.from({ length: 6 }, () => randomUUID());
+    const seen = new Map<string, number[]>();
+    const partitionsSeen = new Map<string, number>();
+    // slow, uneven handlers: partitions run concurrently, so only per-key order can hold
+    await bus.subscribe({
+      groupId: group,
+      topics: [TOPIC],
+      handle: async (r) => {
+        const { key, n } = body(r);
+        await sleep(n % 3);
+        seen.set(key, [...(seen.get(key) ?? []), n]);
+        partitionsSeen.set(key, r.partition);
+      },
+    });
+    expect(bus.isConsuming()).toBe(true);
+
+    // several publishers at once, each in key order
+    const perKey = 25;
+    await Promise.all(
+      keys.map(async (key) => {
+        for (let n = 0; n < perKey; n += 5) {
+          await bus.publish([0, 1, 2, 3, 4].map((i) => record(key, n + i)));
+        }
+      }),
+    );
+    await until(() => keys.every((k) => (seen.get(k) ?? []).length >= perKey), 'every event');
+    for (const key of keys) {
+      expect(seen.get(key)).toEqual(Array.from({ length: perKey }, (_, n) => n));
+      expect(partitionsSeen.get(key)).toBe(partitionFor(key, PARTITIONS));
+    }
+  });
+
+  it('redelivers a record whose handler threw, and nothing of its key overtakes it', async () => {
+    const bus = await transport();
+    const key = randomUUID();
+    const attempts: number[] = [];
+    let failuresLeft = 3;
+    await bus.subscribe({
+      groupId: `retry-${randomUUID()}`,
+      topics: [TOPIC],
+      handle: async (r) => {
+        const { n } = body(r);
+        if (body(r).key !== key) return;
+        attempts.push(n);
+        if (n === 1 && failuresLeft-- > 0) throw new Error('database briefly unavailable');
+      },
+    });
+    await bus.publish([record(key, 0), record(key, 1), record(key, 2)]);
+    await until(() => attempts.includes(2), 'the record after the failing one');
+    expect(attempts).toEqual([0, 1, 1, 1, 1, 2]);
+  });
+
+  it('gives every consumer group everything, and each record to one member of a group', async () => {
+    const bus = await transport();
+    const topic = `fanout.${randomUUID()}`;
+    const a: string[] = [];
+    const b: string[] = [];
+    await bus.subscribe({ groupId: `a-${topic}`, topics: [topic], handle: async (r) => void a.push(r.key) });
+    await bus.subscribe({ groupId: `b-${topic}`, topics: [topic], handle: async (r) => void b.push(r.key) });
+    // two members of a third group (two transports, as two processes would be): each record once
+    const shared: string[] = [];
+    const other = await transport();
+    for (const member of [bus, other]) {
+      await member.subscribe({
+        groupId: `shared-${topic}`,
+        topics: [topic],
+        handle: async (r) => void shared.push(r.key),
+      });
+    }
+    const keys = Array.from({ length: 40 }, () => randomUUID());
+    await bus.publish(keys.map((k) => record(k, 0, topic)));
+    await until(() => a.length === 40 && b.length === 40 && shared.length === 40, 'both groups');
+    await sleep(300);
+    expect(new Set(a)).toEqual(new Set(keys));
+    expect(new Set(b)).toEqual(new Set(keys));
+    expect(shared.sort()).toEqual([...keys].sort());
+
+    // an append by another process (no in-process wake-up) is found by the poll fallback
+    const pg = new Client({ connectionString: url });
+    await pg.connect();
+    const key = randomUUID();
+    await pg.query(`INSERT INTO eventbus.log (topic, partition, key, value) VALUES ($1, $2, $3, '{}')`, [
+      topic,
+      partitionFor(key, PARTITIONS),
+      key,
+    ]);
+    await pg.end();
+    await until(() => a.includes(key) && b.includes(key), 'a foreign append', 5_000);
+  });
+
+  it('resumes a group from its committed offsets after a restart: nothing lost, nothing committed twice', async () => {
+    const group = `restart-${randomUUID()}`;
+    const topic = `restart.${randomUUID()}`;
+    const key = randomUUID(); // one key, one partition: a strict sequence
+    const first = await transport();
+    const handledBefore: number[] = [];
+    await first.subscribe({
+      groupId: group,
+      topics: [topic],
+      handle: async (r) => {
+        const { n } = body(r);
+        if (n >= 5) throw new Error('the process dies before this one is handled');
+        handledBefore.push(n);
+      },
+    });
+    await first.publish(Array.from({ length: 8 }, (_, n) => record(key, n, topic)));
+    await until(() => handledBefore.length === 5, 'the first five');
+    await sleep(100); // record 5 is failing and being retried: never committed
+    await first.disconnect();
+
+    const publisher = await transport();
+    await publisher.publish([record(key, 8, topic), record(key, 9, topic)]);
+
+    const second = await transport();
+    const handledAfter: number[] = [];
+    await second.subscribe({
+      groupId: group,
+      topics: [topic],
+      handle: async (r) => void handledAfter.push(body(r).n),
+    });
+    await until(() => handledAfter.length === 5, 'the rest');
+    await sleep(300);
+    expect(handledBefore).toEqual([0, 1, 2, 3, 4]);
+    expect(handledAfter).toEqual([5, 6, 7, 8, 9]);
+  });
+
+  it('dead-letters through EventConsumer into <topic>.dlq, fed by the outbox relay', async () => {
+    const SCHEMA = 'bustest';
+    class Init1700000000001 implements MigrationInterface {
+      name = 'Init1700000000001';
+      async up(qr: QueryRunner): Promise<void> {
+        await createMessagingTables(qr, SCHEMA);
+      }
+      async down(qr: QueryRunner): Promise<void> {
+        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
+      }
+    }
+    const ds: DataSource = await openServiceDataSource({
+      url,
+      schema: SCHEMA,
+      entities: [],
+      migrations: [Init1700000000001],
+    });
+    const bus = await transport();
+    const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 20 });
+    relay.start();
+    try {
+      const orderUuid = randomUUID();
+      const consumer = new EventConsumer(ds, bus, {
+        schema: SCHEMA,
+        groupId: `dlq-${orderUuid}`,
+        maxAttempts: 2,
+        retryBaseDelayMs: 10,
+      });
+      const applied: string[] = [];
+      consumer.on(Topics.TransferFailed, async (event) => {
+        if (event.data.reason === 'poison') throw new Error('handler cannot apply this');
+        applied.push(event.data.reason);
+      });
+      await consumer.start();
+      const writer = new OutboxWriter(SCHEMA);
+      for (const reason of ['poison', 'reverted']) {
+        await ds.transaction((m) =>
+          writer.append(m, {
+            type: Topics.TransferFailed,
+            key: orderUuid,
+            merchantId: randomUUID(),
+            data: { orderUuid, transactionHash: '', payedAmount: '1', reason },
+          }),
+        );
+      }
+      relay.nudge();
+      await until(() => applied.length === 1, 'the good event after the poison one');
+      const dead = await ds.query(`SELECT key, headers FROM eventbus.log WHERE topic = $1`, [
+        deadLetterTopic(Topics.TransferFailed),
+      ]);
+      expect(applied).toEqual(['reverted']);
+      expect(dead).toHaveLength(1);
+      expect(dead[0].key).toBe(orderUuid);
+      expect(dead[0].headers['dlq-error']).toContain('handler cannot apply this');
+      expect(dead[0].headers['dlq-attempts']).toBe('2');
+    } finally {
+      await relay.stop();
+      await ds.destroy();
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { Logger } from '@nestjs/common';
+import { Client, Pool } from 'pg';
+
+import { SubscribeOptions } from '../event-transport';
+import { appendedEvents } from './appended-events';
+import { EVENTBUS_SCHEMA } from './eventbus-schema';
+import { PartitionConsumer } from './partition-consumer';
+
+export interface GroupSubscriptionOptions extends SubscribeOptions {
+  pool: Pool;
+  databaseUrl: string;
+  clientId: string;
+  partitions: number;
+  pollIntervalMs: number;
+  batchSize: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+}
+
+// One consumer group member. Like a Kafka group, a partition has one consumer at a time: this member
+// owns the partitions whose session advisory lock it holds on its own connection. A member that dies
+// drops its connection and with it its locks; the others pick those partitions up on their next tick.
+export class GroupSubscription {
+  private readonly log = new Logger('EmbeddedTransport');
+  private readonly owned = new Map<number, PartitionConsumer>();
+  private lockClient?: Client;
+  private lockLost = false;
+  private joined = false;
+  private running = true;
+  private timer?: NodeJS.Timeout;
+  private tickInFlight?: Promise<void>;
+  private lastSeenSeq = 0n;
+  private stopListening?: () => void;
+
+  constructor(private readonly opts: GroupSubscriptionOptions) {}
+
+  async start(): Promise<void> {
+    this.stopListening = appendedEvents.on(({ partitions, maxSeq }) => {
+      if (maxSeq > this.lastSeenSeq) this.lastSeenSeq = maxSeq;
+      for (const p of partitions) this.owned.get(p)?.wake();
+    });
+    await this.claimPartitions();
+    this.joined = true;
+    this.schedule();
+  }
+
+  isJoined(): boolean {
+    return this.joined;
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    this.stopListening?.();
+    await this.tickInFlight;
+    await this.releaseAll();
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.tickInFlight = this.tick().finally(() => this.schedule());
+    }, this.opts.pollIntervalMs);
+  }
+
+  // The fallback for events appended by another process (no in-process wake-up reaches us then),
+  // and the retry of partitions another member still held.
+  private async tick(): Promise<void> {
+    try {
+      if (this.lockLost) await this.releaseAll();
+      if (this.owned.size < this.opts.partitions) await this.claimPartitions();
+      const { rows } = await this.opts.pool.query<{ seq: string | null }>(
+        `SELECT max(seq)::text AS seq FROM ${EVENTBUS_SCHEMA}.log`,
+      );
+      const max = BigInt(rows[0]?.seq ?? 0);
+      if (max > this.lastSeenSeq) {
+        this.lastSeenSeq = max;
+        for (const consumer of this.owned.values()) consumer.wake();
+      }
+    } catch (err) {
+      this.log.warn(`${this.opts.groupId}: ${(err as Error).message}`);
+    }
+  }
+
+  private async claimPartitions(): Promise<void> {
+    if (!this.lockClient) {
+      const client = new Client({
+        connectionString: this.opts.databaseUrl,
+        application_name: `${this.opts.clientId}-eventbus-member`,
+      });
+      client.on('error', (err) => {
+        this.log.warn(`${this.opts.groupId}: membership connection lost (${err.message})`);
+        this.lockLost = true;
+      });
+      await client.connect();
+      this.lockClient = client;
+      this.lockLost = false;
+    }
+    for (let partition = 0; partition < this.opts.partitions && this.running; partition++) {
+      if (this.owned.has(partition)) continue;
+      const { rows } = await this.lockClient.query<{ ok: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtext($1), $2) AS ok',
+        [this.opts.groupId, partition],
+      );
+      if (!rows[0]?.ok) continue;
+      const consumer = new PartitionConsumer({
+        pool: this.opts.pool,
+        groupId: this.opts.groupId,
+        topics: this.opts.topics,
+        partition,
+        handle: this.opts.handle,
+        batchSize: this.opts.batchSize,
+        retryBaseDelayMs: this.opts.retryBaseDelayMs,
+        retryMaxDelayMs: this.opts.retryMaxDelayMs,
+        idleTimeoutMs: Math.max(30_000, this.opts.pollIntervalMs * 10),
+      });
+      this.owned.set(partition, consumer);
+      consumer.start();
+    }
+  }
+
+  private async releaseAll(): Promise<void> {
+    const consumers = [...this.owned.values()];
+    this.owned.clear();
+    await Promise.all(consumers.map((c) => c.stop()));
+    const client = this.lockClient;
+    this.lockClient = undefined;
+    await client?.end().catch(() => undefined); // closing the session releases its advisory locks
+  }
+}

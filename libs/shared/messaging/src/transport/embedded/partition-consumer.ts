@@ -1,0 +1,192 @@
+import { Logger } from '@nestjs/common';
+import { Pool } from 'pg';
+
+import { ConsumedRecord } from '../event-transport';
+import { EVENTBUS_SCHEMA } from './eventbus-schema';
+
+interface LogRow {
+  seq: string;
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+export interface PartitionConsumerOptions {
+  pool: Pool;
+  groupId: string;
+  topics: string[];
+  partition: number;
+  handle: (record: ConsumedRecord) => Promise<void>;
+  batchSize: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  idleTimeoutMs: number; // a safety net; wake() is what normally ends the wait
+}
+
+// One group's loop over one partition, in log order: a record is handed to the handler, and the
+// group's offset moves past it only after the handler returned. A throwing handler gets the same
+// record again after a backoff, and nothing behind it overtakes it (Kafka's per-partition order).
+export class PartitionConsumer {
+  private readonly log = new Logger('EmbeddedTransport');
+  private readonly stopped = new AbortController();
+  private readonly offsets = new Map<string, bigint>(); // committed, per topic
+  private loop?: Promise<void>;
+  private pending = false; // a wake-up arrived while we were not waiting
+  private wakeWaiter?: () => void;
+
+  constructor(private readonly opts: PartitionConsumerOptions) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  wake(): void {
+    this.pending = true;
+    this.wakeWaiter?.();
+  }
+
+  // Waits for the record in hand; it is not committed if its handler has not returned by then.
+  async stop(): Promise<void> {
+    this.stopped.abort();
+    this.wakeWaiter?.();
+    await this.loop;
+  }
+
+  private get running(): boolean {
+    return !this.stopped.signal.aborted;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    let loaded = false;
+    while (this.running) {
+      try {
+        if (!loaded) {
+          await this.loadOffsets();
+          loaded = true;
+        }
+        this.pending = false;
+        const fetched = await this.drainBatch();
+        failures = 0;
+        if (fetched === 0 && !this.pending) await this.idle();
+      } catch (err) {
+        failures++;
+        const delay = this.backoff(failures);
+        this.log.warn(
+          `${this.opts.groupId} partition ${this.opts.partition}: ${(err as Error).message}; retrying in ${delay} ms`,
+        );
+        await this.pause(delay);
+      }
+    }
+  }
+
+  private async loadOffsets(): Promise<void> {
+    const { rows } = await this.opts.pool.query<{ topic: string; seq: string }>(
+      `SELECT topic, seq::text AS seq FROM ${EVENTBUS_SCHEMA}.offsets
+       WHERE group_id = $1 AND partition = $2 AND topic = ANY($3)`,
+      [this.opts.groupId, this.opts.partition, this.opts.topics],
+    );
+    for (const row of rows) this.offsets.set(row.topic, BigInt(row.seq));
+  }
+
+  // A topic the group never committed starts at the beginning of the log (Kafka's fromBeginning).
+  private offsetOf(topic: string): bigint {
+    return this.offsets.get(topic) ?? 0n;
+  }
+
+  private async drainBatch(): Promise<number> {
+    const from = this.opts.topics.reduce(
+      (min, t) => (this.offsetOf(t) < min ? this.offsetOf(t) : min),
+      2n ** 62n,
+    );
+    // ORDER BY log.seq, not seq: that would be the text alias, and '10' sorts before '9'
+    const { rows } = await this.opts.pool.query<LogRow>(
+      `SELECT seq::text AS seq, topic, key, value, headers FROM ${EVENTBUS_SCHEMA}.log
+       WHERE partition = $1 AND seq > $2 AND topic = ANY($3) ORDER BY log.seq LIMIT $4`,
+      [this.opts.partition, from.toString(), this.opts.topics, this.opts.batchSize],
+    );
+    let skippedTo: bigint | undefined;
+    for (const row of rows) {
+      const seq = BigInt(row.seq);
+      if (seq <= this.offsetOf(row.topic)) {
+        skippedTo = seq; // handled before, under a topic offset ahead of the others
+        continue;
+      }
+      if (!(await this.deliver(row))) return rows.length; // stopping: leave it for the next run
+      await this.commit(seq);
+      skippedTo = undefined;
+    }
+    if (skippedTo !== undefined) await this.commit(skippedTo);
+    return rows.length;
+  }
+
+  private async deliver(row: LogRow): Promise<boolean> {
+    const record: ConsumedRecord = {
+      topic: row.topic,
+      partition: this.opts.partition,
+      offset: row.seq,
+      key: row.key,
+      value: row.value,
+      headers: row.headers,
+    };
+    for (let attempt = 1; this.running; attempt++) {
+      try {
+        await this.opts.handle(record);
+        return true;
+      } catch (err) {
+        const delay = this.backoff(attempt);
+        this.log.warn(
+          `${this.opts.groupId} ${row.topic}@${this.opts.partition}:${row.seq} handler failed ` +
+            `(${(err as Error).message}); redelivering in ${delay} ms`,
+        );
+        await this.pause(delay);
+      }
+    }
+    return false;
+  }
+
+  // Every subscribed topic moves together: all of them are handled up to `seq` on this partition,
+  // because the loop reads them interleaved in log order.
+  private async commit(seq: bigint): Promise<void> {
+    await this.opts.pool.query(
+      `INSERT INTO ${EVENTBUS_SCHEMA}.offsets (group_id, topic, partition, seq)
+       SELECT $1, topic, $3, $4 FROM unnest($2::text[]) AS topic
+       ON CONFLICT (group_id, topic, partition)
+       DO UPDATE SET seq = EXCLUDED.seq, updated_at = now() WHERE offsets.seq < EXCLUDED.seq`,
+      [this.opts.groupId, this.opts.topics, this.opts.partition, seq.toString()],
+    );
+    for (const topic of this.opts.topics) if (this.offsetOf(topic) < seq) this.offsets.set(topic, seq);
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.opts.retryMaxDelayMs, this.opts.retryBaseDelayMs * 2 ** Math.min(attempt - 1, 20));
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakeWaiter = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.opts.idleTimeoutMs);
+      this.wakeWaiter = done;
+      if (this.pending || !this.running) done();
+    });
+  }
+
+  // Interrupted only by stop(), not by new events: a failing record keeps its backoff.
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.stopped.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.stopped.signal.addEventListener('abort', done);
+      if (!this.running) done();
+    });
+  }
+}
