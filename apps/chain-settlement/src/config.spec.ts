@@ -20,7 +20,22 @@ describe('loadChainSettlementConfig', () => {
       fxRateMaxAgeSeconds: 300,
       gasLimit: 120_000n,
       pollMs: 500,
+      stuckAfterMs: 60_000,
+      maxFeeWei: 500_000_000_000n,
+      rpcTimeoutMs: 10_000,
     });
+  });
+
+  it('reads the fee cap in gwei, fractions included, and refuses zero', () => {
+    expect(loadChainSettlementConfig({ ...base, SETTLEMENT_MAX_FEE_GWEI: '0.05' }).maxFeeWei).toBe(
+      50_000_000n,
+    );
+    expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_MAX_FEE_GWEI: '0' })).toThrow(
+      /SETTLEMENT_MAX_FEE_GWEI must be above 0/,
+    );
+    expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_STUCK_AFTER_SECONDS: '0' })).toThrow(
+      /SETTLEMENT_STUCK_AFTER_SECONDS/,
+    );
   });
 
   it('requires the token address and the signer key', () => {

@@ -1,3 +1,5 @@
+import { parseUnits } from 'ethers';
+
 import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
 
 export const SETTLEMENT_SCHEMA = 'settlement';
@@ -39,6 +41,9 @@ const settlementEnv = {
   FX_RATE_MAX_AGE_SECONDS: int({ default: 300, min: 1 }),
   SETTLEMENT_GAS_LIMIT: int({ default: 120_000, min: 21_000 }),
   SETTLEMENT_POLL_MS: int({ default: 500, min: 10 }),
+  SETTLEMENT_STUCK_AFTER_SECONDS: int({ default: 60, min: 1 }),
+  SETTLEMENT_MAX_FEE_GWEI: decimalString({ default: '500' }),
+  RPC_TIMEOUT_MS: int({ default: 10_000, min: 100 }),
 };
 
 export interface ChainSettlementConfig {
@@ -56,6 +61,9 @@ export interface ChainSettlementConfig {
   fxRateMaxAgeSeconds: number;
   gasLimit: bigint;
   pollMs: number;
+  stuckAfterMs: number; // a broadcast transaction without receipt this long is replaced with higher fees
+  maxFeeWei: bigint; // no transaction of ours ever offers more per gas
+  rpcTimeoutMs: number; // every JSON-RPC call gives up after this long
 }
 
 export const CHAIN_SETTLEMENT_CONFIG = Symbol('CHAIN_SETTLEMENT_CONFIG');
@@ -65,6 +73,7 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.en
   if (Number(env.FX_FEE) >= 1) throw new ConfigError('invalid configuration: FX_FEE must be below 1');
   if (/^0*(\.0*)?$/.test(env.FX_RATE_EUR_USDC))
     throw new ConfigError('invalid configuration: FX_RATE_EUR_USDC must be above 0');
+  const maxFeeWei = gweiToWei(env.SETTLEMENT_MAX_FEE_GWEI);
   return {
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
@@ -80,5 +89,21 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.en
     fxRateMaxAgeSeconds: env.FX_RATE_MAX_AGE_SECONDS,
     gasLimit: BigInt(env.SETTLEMENT_GAS_LIMIT),
     pollMs: env.SETTLEMENT_POLL_MS,
+    stuckAfterMs: env.SETTLEMENT_STUCK_AFTER_SECONDS * 1000,
+    maxFeeWei,
+    rpcTimeoutMs: env.RPC_TIMEOUT_MS,
   };
+}
+
+function gweiToWei(gwei: string): bigint {
+  let wei: bigint;
+  try {
+    wei = parseUnits(gwei, 'gwei');
+  } catch {
+    throw new ConfigError(
+      `invalid configuration: SETTLEMENT_MAX_FEE_GWEI has more than 9 decimals: "${gwei}"`,
+    );
+  }
+  if (wei <= 0n) throw new ConfigError('invalid configuration: SETTLEMENT_MAX_FEE_GWEI must be above 0');
+  return wei;
 }

@@ -4,11 +4,20 @@ import { Producer } from 'kafkajs';
 import { parseUnits, Wallet } from 'ethers';
 
 import { PaymentConfirmedV1, Topics } from '@onramp/contracts';
+import { usdcToString } from '@onramp/money';
 import { generateRfReference } from '@onramp/sepa';
 import { waitFor } from '@onramp/testing';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
-import { envelope, EventCollector, produce, startGroupAtEnd, testKafka } from './testing/kafka-events';
+import { scrapeMetrics } from './testing/metrics-scrape';
+import {
+  ensureTopics,
+  envelope,
+  EventCollector,
+  produce,
+  startGroupAtEnd,
+  testKafka,
+} from './testing/kafka-events';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 import { SettlementWorker } from './worker/settlement-worker';
 import { SignPendingStep } from './worker/sign-pending.step';
@@ -78,6 +87,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     };
     producer = kafka.producer();
     collector = new EventCollector(kafka);
+    await ensureTopics(kafka);
     await Promise.all([
       producer.connect(),
       collector.start([Topics.TransferSucceeded, Topics.TransferFailed]),
@@ -108,11 +118,26 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     await new Promise((r) => setTimeout(r, 1000));
     expect((await settlement(data.orderUuid))?.state).toBe('PENDING'); // held, not failed
     expect(collector.forOrder(Topics.TransferFailed, data.orderUuid)).toHaveLength(0);
+    const whileHeld = await scrapeMetrics(t.app);
+    expect(Number(whileHeld.get('settlement_held_underfunded'))).toBeGreaterThanOrEqual(1);
+    expect(whileHeld.get(`settlement_hot_wallet_usdc{address="${hotWallet.address}"}`)).toBe('0');
+    expect(Number(whileHeld.get('settlement_settlements{state="PENDING"}'))).toBeGreaterThanOrEqual(1);
 
     await chain.mint(hotWallet.address, parseUnits('1000000', 6)); // plenty: other suites' payments may land here too
     const event = await collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
     expect(event.data.sentTokenAmount).toBe('53.46'); // 50 x 1.08 x 0.99
     expect(await chain.balanceOf(data.recipientAddress)).toBe(53_460_000n);
+    const resumed = await waitFor(
+      async () => {
+        const m = await scrapeMetrics(t.app);
+        return m.get('settlement_held_underfunded') === '0' ? m : undefined;
+      },
+      { timeoutMs: 60_000, description: 'no settlement held any more' },
+    );
+    expect(resumed.get(`settlement_hot_wallet_usdc{address="${hotWallet.address}"}`)).toBe(
+      usdcToString(await chain.balanceOf(hotWallet.address)), // 1,000,000 - 53.46 when alone
+    );
+    expect(Number(resumed.get('settlement_settlements{state="CONFIRMED"}'))).toBeGreaterThanOrEqual(1);
   });
 
   it('pays a confirmed payment exactly once, with the exact FX amount, and publishes transfer.succeeded', async () => {

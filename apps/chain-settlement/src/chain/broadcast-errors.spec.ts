@@ -1,6 +1,7 @@
 import { makeError } from 'ethers';
 
-import { describeChainError, isAlreadyKnownClue } from './broadcast-errors';
+import { classifyChainError, describeChainError, isAlreadyKnownClue } from './broadcast-errors';
+import { RpcTimeoutError, withDeadline } from './rpc-deadline';
 
 describe('isAlreadyKnownClue', () => {
   it('recognizes what ethers makes of "nonce too low" and replacement answers', () => {
@@ -37,5 +38,43 @@ describe('describeChainError', () => {
     const text = describeChainError(err);
     expect(text).toBe('could not coalesce error (Insufficient funds for gas * price + value)');
     expect(describeChainError('boom')).toBe('boom');
+  });
+});
+
+describe('classifyChainError', () => {
+  it('calls unanswered requests transient: timeouts, refused connections, 5xx, rate limits', () => {
+    expect(classifyChainError(new RpcTimeoutError('eth_blockNumber', 10_000))).toBe('transient');
+    expect(classifyChainError(makeError('request timeout', 'TIMEOUT'))).toBe('transient');
+    expect(classifyChainError(makeError('server response 502 Bad Gateway', 'SERVER_ERROR'))).toBe(
+      'transient',
+    );
+    expect(
+      classifyChainError(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8545'), { code: 'ECONNREFUSED' }),
+      ),
+    ).toBe('transient');
+    expect(classifyChainError(new Error('429 Too Many Requests'))).toBe('transient');
+  });
+
+  it('calls "already known", "nonce too low" and "replacement underpriced" clues, even when wrapped', () => {
+    expect(classifyChainError(makeError('nonce has already been used', 'NONCE_EXPIRED'))).toBe('clue');
+    const wrapped = new Error('broadcast of 0xabc failed', {
+      cause: makeError('replacement fee too low', 'REPLACEMENT_UNDERPRICED'),
+    });
+    expect(classifyChainError(wrapped)).toBe('clue');
+    expect(describeChainError(wrapped)).toBe('broadcast of 0xabc failed: replacement fee too low');
+  });
+
+  it('calls anything else a rejection', () => {
+    expect(classifyChainError(makeError('insufficient funds', 'INSUFFICIENT_FUNDS'))).toBe('rejected');
+    expect(classifyChainError(new Error('invalid sender'))).toBe('rejected');
+  });
+});
+
+describe('withDeadline', () => {
+  it('gives up on a call that does not answer in time', async () => {
+    const never = new Promise<number>(() => undefined);
+    await expect(withDeadline(never, 20, 'eth_chainId')).rejects.toThrow('eth_chainId timed out after 20 ms');
+    await expect(withDeadline(Promise.resolve(7), 20, 'eth_chainId')).resolves.toBe(7);
   });
 });

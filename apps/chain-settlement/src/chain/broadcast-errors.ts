@@ -24,6 +24,47 @@ function messagesOf(err: unknown): string[] {
   );
 }
 
+// Transport trouble: the node did not answer, or answered "not now". Nothing is known about the
+// request's effect (a send may or may not have arrived), so the settlement keeps its state and the
+// step is tried again later; the worker backs off while the node stays unreachable.
+const TRANSIENT_CODES = new Set([
+  'TIMEOUT',
+  'NETWORK_ERROR',
+  'SERVER_ERROR',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+]);
+const TRANSIENT_PATTERNS = [
+  /timeout/i,
+  /timed out/i,
+  /socket hang up/i,
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT/,
+  /too many requests|rate limit|\b429\b/i,
+  /header not found/i, // a load-balanced node behind the others
+  /missing response/i,
+];
+
+export type ChainErrorKind = 'transient' | 'clue' | 'rejected';
+
+// transient: retry later, nothing changed. clue: "already known", "nonce too low", "replacement
+// underpriced": look the receipts up by every hash. rejected: the node refused the request itself
+// (e.g. insufficient funds): retried with backoff too, but worth an operator's look.
+export function classifyChainError(err: unknown): ChainErrorKind {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (isAlreadyKnownClue(e)) return 'clue';
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return 'transient';
+    if (messagesOf(e).some((m) => TRANSIENT_PATTERNS.some((p) => p.test(m)))) return 'transient';
+  }
+  return 'rejected';
+}
+
 export function isAlreadyKnownClue(err: unknown): boolean {
   if (
     isError(err, 'NONCE_EXPIRED') ||
@@ -35,7 +76,7 @@ export function isAlreadyKnownClue(err: unknown): boolean {
 }
 
 // One line for logs and last_error: the node's own words, without the transaction bytes ethers appends.
-export function describeChainError(err: unknown): string {
+export function describeChainError(err: unknown, depth = 0): string {
   const e = err as {
     shortMessage?: unknown;
     info?: { error?: { message?: unknown } };
@@ -46,5 +87,6 @@ export function describeChainError(err: unknown): string {
   const short =
     typeof e?.shortMessage === 'string' ? e.shortMessage : err instanceof Error ? err.message : String(err);
   const text = inner && !short.includes(inner) ? `${short} (${inner})` : short;
-  return text.slice(0, 500);
+  const cause = (err as { cause?: unknown })?.cause;
+  return (cause && depth < 3 ? `${text}: ${describeChainError(cause, depth + 1)}` : text).slice(0, 500);
 }

@@ -3,7 +3,7 @@ import { Interface, Transaction, Wallet } from 'ethers';
 import { ERC20_ABI } from '@onramp/chain';
 
 import { loadChainSettlementConfig } from '../config';
-import { TransferSigner } from './transfer-signer';
+import { feesOfSigned, TransferSigner } from './transfer-signer';
 
 describe('TransferSigner', () => {
   const wallet = Wallet.createRandom();
@@ -44,5 +44,34 @@ describe('TransferSigner', () => {
     const b = await signer.sign(req);
     expect(a).toEqual(b);
     expect(Transaction.from(a.rawTx).type).toBe(0);
+  });
+
+  it('signs a replacement that differs from the original in its fees only', async () => {
+    const fees = { maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+    const original = await signer.sign({ recipient, baseUnits: 5n, nonce: 11n, fees });
+    const higher = { maxFeePerGas: 3_375_000_000n, maxPriorityFeePerGas: 1_125_000_000n };
+    const replacement = await signer.signReplacement(original.rawTx, higher);
+    const [a, b] = [Transaction.from(original.rawTx), Transaction.from(replacement.rawTx)];
+
+    expect(replacement.txHash).not.toBe(original.txHash);
+    expect([b.nonce, b.to, b.data, b.value, b.gasLimit, b.chainId, b.from]).toEqual([
+      a.nonce,
+      a.to,
+      a.data,
+      a.value,
+      a.gasLimit,
+      a.chainId,
+      a.from,
+    ]);
+    expect(feesOfSigned(original.rawTx)).toEqual(fees);
+    expect(feesOfSigned(replacement.rawTx)).toEqual(higher);
+  });
+
+  it("refuses to replace another wallet's transaction", async () => {
+    const other = new TransferSigner({ ...config, signerKey: Wallet.createRandom().privateKey });
+    const theirs = await other.sign({ recipient, baseUnits: 1n, nonce: 0n, fees: { gasPrice: 1n } });
+    await expect(signer.signReplacement(theirs.rawTx, { gasPrice: 2n })).rejects.toThrow(
+      /not by this hot wallet/,
+    );
   });
 });

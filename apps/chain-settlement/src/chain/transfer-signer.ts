@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Interface, Transaction, TransactionRequest, Wallet } from 'ethers';
 
 import { ERC20_ABI } from '@onramp/chain';
+import { FeeParams } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
-import { FeeParams } from './chain.client';
 
 export interface TransferToSign {
   recipient: string;
@@ -33,6 +33,23 @@ export class TransferSigner {
     this.address = this.wallet.address;
   }
 
+  // The same transfer (recipient, amount, nonce, gas limit, chain) with other fees, rebuilt from the
+  // stored bytes: a replacement can differ from the original in its fees and nothing else.
+  async signReplacement(previousRawTx: string, fees: FeeParams): Promise<SignedTransfer> {
+    const previous = Transaction.from(previousRawTx);
+    if (previous.from !== this.address)
+      throw new Error(`transaction ${previous.hash} was signed by ${previous.from}, not by this hot wallet`);
+    const base: TransactionRequest = {
+      chainId: previous.chainId,
+      nonce: previous.nonce,
+      to: previous.to,
+      value: previous.value,
+      data: previous.data,
+      gasLimit: previous.gasLimit,
+    };
+    return this.signRequest(withFees(base, fees));
+  }
+
   async sign(transfer: TransferToSign): Promise<SignedTransfer> {
     const base: TransactionRequest = {
       chainId: BigInt(this.config.chainId),
@@ -42,16 +59,26 @@ export class TransferSigner {
       data: erc20.encodeFunctionData('transfer', [transfer.recipient, transfer.baseUnits]),
       gasLimit: this.config.gasLimit,
     };
-    const request: TransactionRequest =
-      'gasPrice' in transfer.fees
-        ? { ...base, type: 0, gasPrice: transfer.fees.gasPrice }
-        : {
-            ...base,
-            type: 2,
-            maxFeePerGas: transfer.fees.maxFeePerGas,
-            maxPriorityFeePerGas: transfer.fees.maxPriorityFeePerGas,
-          };
+    return this.signRequest(withFees(base, transfer.fees));
+  }
+
+  private async signRequest(request: TransactionRequest): Promise<SignedTransfer> {
     const rawTx = await this.wallet.signTransaction(request);
     return { rawTx, txHash: Transaction.from(rawTx).hash as string };
   }
+}
+
+function withFees(base: TransactionRequest, fees: FeeParams): TransactionRequest {
+  return 'gasPrice' in fees
+    ? { ...base, type: 0, gasPrice: fees.gasPrice }
+    : { ...base, type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+}
+
+// The fees a signed transaction offers, read from its bytes.
+export function feesOfSigned(rawTx: string): FeeParams {
+  const tx = Transaction.from(rawTx);
+  if (tx.maxFeePerGas !== null && tx.maxPriorityFeePerGas !== null)
+    return { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas };
+  if (tx.gasPrice !== null) return { gasPrice: tx.gasPrice };
+  throw new Error(`transaction ${tx.hash} carries no fees`);
 }

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 
 import { Consumer, Kafka, logLevel, Producer } from 'kafkajs';
 
-import { CURRENT_EVENT_VERSION, EventEnvelope, EventHeaders, EventMap, EventType } from '@onramp/contracts';
+import {
+  ALL_TOPICS,
+  CURRENT_EVENT_VERSION,
+  EventEnvelope,
+  EventHeaders,
+  EventMap,
+  EventType,
+} from '@onramp/contracts';
 import { newTraceparent, uuidv7 } from '@onramp/messaging';
 import { waitFor } from '@onramp/testing';
 
@@ -10,6 +17,41 @@ export const brokers = (): string[] => (process.env['KAFKA_BROKERS'] ?? '127.0.0
 
 export function testKafka(): Kafka {
   return new Kafka({ clientId: `test-${randomUUID()}`, brokers: brokers(), logLevel: logLevel.NOTHING });
+}
+
+// Creates the topics as the services would (KafkaTransport.connect): a collector subscribing before
+// any app has started would otherwise meet a broker that does not host them yet.
+export async function ensureTopics(kafka: Kafka): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = ALL_TOPICS.filter((t) => !existing.has(t));
+    if (missing.length > 0) {
+      await admin
+        .createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({
+            topic,
+            numPartitions: Number(process.env['KAFKA_PARTITIONS'] ?? 12),
+            replicationFactor: 1,
+          })),
+        })
+        .catch((err: unknown) => {
+          if (!/already exists/i.test(String(err))) throw err; // another suite was quicker
+        });
+    }
+    // A fresh broker may report leaders before it serves them.
+    await waitFor(
+      async () => {
+        for (const topic of ALL_TOPICS) await admin.fetchTopicOffsets(topic);
+        return true;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'topics served by the broker' },
+    );
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 export function envelope<K extends EventType>(
@@ -44,6 +86,32 @@ export async function produce(producer: Producer, event: EventEnvelope, key: str
         },
       },
     ],
+  });
+}
+
+// Many events in one request (acks=all), as a busy relay would publish them.
+export async function produceMany(
+  producer: Producer,
+  events: EventEnvelope[],
+  keyOf: (e: EventEnvelope) => string,
+): Promise<void> {
+  const byTopic = new Map<string, EventEnvelope[]>();
+  for (const e of events) byTopic.set(e.type, [...(byTopic.get(e.type) ?? []), e]);
+  await producer.sendBatch({
+    acks: -1,
+    topicMessages: [...byTopic].map(([topic, list]) => ({
+      topic,
+      messages: list.map((event) => ({
+        key: keyOf(event),
+        value: JSON.stringify(event),
+        headers: {
+          [EventHeaders.Id]: event.id,
+          [EventHeaders.Type]: event.type,
+          [EventHeaders.Version]: String(event.version),
+          [EventHeaders.TraceParent]: newTraceparent(),
+        },
+      })),
+    })),
   });
 }
 

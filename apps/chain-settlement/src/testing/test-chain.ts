@@ -20,8 +20,8 @@ export interface TestChain {
 
 const transferEvent = new Interface(ERC20_ABI).getEvent('Transfer');
 
-export async function setUpTestChain(): Promise<TestChain> {
-  const rpcUrl = process.env['RPC_URL'];
+// On the run's shared anvil by default, or on another node (a suite's own anvil, whose mining it may stop).
+export async function setUpTestChain(rpcUrl = process.env['RPC_URL']): Promise<TestChain> {
   if (!rpcUrl) throw new Error('RPC_URL is not set: run with jest.integration.config.js');
   const owner = Wallet.createRandom();
   await setEthBalance(rpcUrl, owner.address, parseEther('100'));

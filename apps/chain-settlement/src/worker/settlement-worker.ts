@@ -2,8 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { DataSource } from 'typeorm';
 
 import { OutboxRelay } from '@onramp/messaging';
+import { retryDelayMs } from '@onramp/settlement-domain';
 
-import { describeChainError } from '../chain/broadcast-errors';
+import { classifyChainError, describeChainError } from '../chain/broadcast-errors';
 import { ChainClient } from '../chain/chain.client';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { recordStepFailure } from '../settlements/settlement.repository';
@@ -24,6 +25,7 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
   private loop?: Promise<void>;
   private wake?: () => void;
   private chainVerified = false;
+  private failedTicks = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,14 +60,22 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
     this.wake?.();
   }
 
+  // Polls every SETTLEMENT_POLL_MS; while ticks fail (RPC node or database down) the pause grows
+  // exponentially up to a cap, so an outage is waited out instead of hammered.
   private async run(): Promise<void> {
     while (this.running) {
       try {
         await this.tick();
+        this.failedTicks = 0;
       } catch (err) {
-        this.log.warn(`settlement tick failed, retrying: ${describeChainError(err)}`);
+        this.failedTicks++;
+        this.log.warn(
+          `settlement tick failed (${this.failedTicks} in a row), retrying: ${describeChainError(err)}`,
+        );
       }
-      await this.sleep(this.config.pollMs);
+      await this.sleep(
+        this.failedTicks === 0 ? this.config.pollMs : retryDelayMs(this.failedTicks - 1, this.config.pollMs),
+      );
     }
   }
 
@@ -88,9 +98,15 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
         if (result.kind === 'finalized') finalized++;
       } catch (err) {
         if (!current) throw err;
+        // The step's transaction rolled back: the settlement keeps its state and is tried again later.
         const reason = describeChainError(err);
-        this.log.warn(`order ${current}: settlement step failed, will retry: ${reason}`);
+        const kind = classifyChainError(err);
+        const line = `order ${current}: settlement step failed, will retry: ${reason}`;
+        if (kind === 'rejected') this.log.error(line);
+        else this.log.warn(line);
         await recordStepFailure(this.dataSource, current, reason, this.config.pollMs);
+        // The node did not answer: the rest of the tick would only collect more timeouts.
+        if (kind === 'transient') throw err;
       }
     }
     return finalized;

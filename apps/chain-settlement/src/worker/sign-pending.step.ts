@@ -2,16 +2,26 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { usdcToString } from '@onramp/money';
-import { assertTransition, StaleFxRateError } from '@onramp/settlement-domain';
+import {
+  assertTransition,
+  capFees,
+  FeeParams,
+  maxGasPrice,
+  StaleFxRateError,
+} from '@onramp/settlement-domain';
 
-import { ChainClient, FeeParams, maxGasPrice } from '../chain/chain.client';
+import { ChainClient } from '../chain/chain.client';
 import { TransferSigner } from '../chain/transfer-signer';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { FxQuoteService } from '../fx/fx-quote.service';
 import { SettlementEntity } from '../settlements/settlement.entity';
+import { recordSignedTransaction } from '../settlements/settlement-transaction.repository';
 import { deferSettlement, inFlightOf, lockNextDue, lockSigner } from '../settlements/settlement.repository';
 import { SignerEntity } from '../settlements/signer.entity';
 import { OnPicked, StepResult } from './step-result';
+
+// How a held settlement's last_error starts: metrics count held orders by it.
+export const HELD_UNDERFUNDED = 'hot wallet underfunded:';
 
 // PENDING -> SIGNED. In one transaction: the settlement row (SKIP LOCKED), the signer row (its
 // nonce counter), a balance preflight, the signature, and the stored bytes. Nothing leaves this
@@ -43,21 +53,35 @@ export class SignPendingStep {
       const signerRow = await lockSigner(manager, address, this.config.chainId, () =>
         this.chain.nonce(address, 'pending'),
       );
-      const fees = await this.chain.fees();
-      const shortfall = await this.preflight(manager, baseUnits, fees);
+      // Everything the chain has to say, asked at once (one batched JSON-RPC round trip), under the signer lock.
+      const [networkFees, chainPending, usdc, eth, inFlight] = await Promise.all([
+        this.chain.fees(),
+        this.chain.nonce(address, 'pending'),
+        this.chain.usdcBalance(address),
+        this.chain.ethBalance(address),
+        inFlightOf(manager, address),
+      ]);
+      const fees = capFees(networkFees, this.config.maxFeeWei);
+      const shortfall = this.shortfall({ baseUnits, fees, usdc, eth, inFlight });
       if (shortfall) {
         this.log.warn(`hot wallet underfunded: settlement of order ${s.orderUuid} is held (${shortfall})`);
-        await deferSettlement(manager, s, `hot wallet underfunded: ${shortfall}`, this.config.pollMs);
+        await deferSettlement(manager, s, `${HELD_UNDERFUNDED} ${shortfall}`, this.config.pollMs);
         return { kind: 'deferred', orderUuid: s.orderUuid };
       }
 
       // Our counter normally leads; if the wallet was used elsewhere, never reuse a nonce the chain has seen.
-      const chainPending = await this.chain.nonce(address, 'pending');
       const counter = BigInt(signerRow.nextNonce);
       const nonce = chainPending > counter ? chainPending : counter;
       const signed = await this.signer.sign({ recipient: s.recipientAddress, baseUnits, nonce, fees });
 
       assertTransition('PENDING', 'SIGNED');
+      await recordSignedTransaction(manager, {
+        orderUuid: s.orderUuid,
+        signerAddress: address,
+        nonce,
+        fees,
+        ...signed,
+      });
       await manager.update(
         SignerEntity,
         { address },
@@ -87,23 +111,20 @@ export class SignPendingStep {
 
   // Describes what is missing, or returns undefined when the wallet can pay this transfer on top
   // of everything it has already signed.
-  private async preflight(
-    manager: EntityManager,
-    baseUnits: bigint,
-    fees: FeeParams,
-  ): Promise<string | undefined> {
+  private shortfall(w: {
+    baseUnits: bigint;
+    fees: FeeParams;
+    usdc: bigint;
+    eth: bigint;
+    inFlight: { baseUnits: bigint; count: bigint };
+  }): string | undefined {
     const address = this.signer.address;
-    const [inFlight, usdc, eth] = await Promise.all([
-      inFlightOf(manager, address),
-      this.chain.usdcBalance(address),
-      this.chain.ethBalance(address),
-    ]);
-    const needUsdc = baseUnits + inFlight.baseUnits;
-    const needWei = this.config.gasLimit * maxGasPrice(fees) * (inFlight.count + 1n);
+    const needUsdc = w.baseUnits + w.inFlight.baseUnits;
+    const needWei = this.config.gasLimit * maxGasPrice(w.fees) * (w.inFlight.count + 1n);
     const missing: string[] = [];
-    if (usdc < needUsdc)
-      missing.push(`${address} holds ${usdcToString(usdc)} USDC, needs ${usdcToString(needUsdc)}`);
-    if (eth < needWei) missing.push(`${address} holds ${eth} wei for gas, needs ${needWei}`);
+    if (w.usdc < needUsdc)
+      missing.push(`${address} holds ${usdcToString(w.usdc)} USDC, needs ${usdcToString(needUsdc)}`);
+    if (w.eth < needWei) missing.push(`${address} holds ${w.eth} wei for gas, needs ${needWei}`);
     return missing.length > 0 ? missing.join('; ') : undefined;
   }
 

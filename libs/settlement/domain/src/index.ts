@@ -1,3 +1,4 @@
 export * from './fx-quote';
 export * from './settlement-state';
 export * from './retry-policy';
+export * from './fee-replacement';

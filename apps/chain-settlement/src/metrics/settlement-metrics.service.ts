@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { formatEther } from 'ethers';
+import { DataSource } from 'typeorm';
+
+import { usdcToString } from '@onramp/money';
+import { SETTLEMENT_STATES } from '@onramp/settlement-domain';
+
+import { ChainClient } from '../chain/chain.client';
+import { TransferSigner } from '../chain/transfer-signer';
+import { HELD_UNDERFUNDED } from '../worker/sign-pending.step';
+
+interface Sample {
+  labels?: Record<string, string>;
+  value: string | number;
+}
+
+interface Metric {
+  name: string;
+  help: string;
+  type: 'gauge' | 'counter';
+  samples: Sample[];
+}
+
+// What an operator alerts on: orders held by an empty hot wallet, the wallet's balances, stuck
+// transactions being replaced, work that is not moving. Read from the database and the chain on
+// each scrape (a handful of cheap queries), so every worker instance reports the same numbers.
+@Injectable()
+export class SettlementMetrics {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly chain: ChainClient,
+    private readonly signer: TransferSigner,
+  ) {}
+
+  async render(): Promise<string> {
+    const metrics = [...(await this.fromDatabase()), ...(await this.fromChain())];
+    return metrics.map(format).join('');
+  }
+
+  private async fromDatabase(): Promise<Metric[]> {
+    const [byState, [held], [txs], [open]] = await Promise.all([
+      this.dataSource.query<Array<{ state: string; n: number }>>(
+        `SELECT state, count(*)::int AS n FROM "settlement"."settlements" GROUP BY state`,
+      ),
+      this.dataSource.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM "settlement"."settlements" WHERE state = 'PENDING' AND starts_with(last_error, $1)`,
+        [HELD_UNDERFUNDED],
+      ),
+      this.dataSource.query<Array<{ replacements: number }>>(
+        `SELECT (count(*) - count(DISTINCT order_uuid))::int AS replacements FROM "settlement"."settlement_transactions"`,
+      ),
+      this.dataSource.query<Array<{ age: number | null }>>(
+        `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM "settlement"."settlements"
+         WHERE state IN ('PENDING', 'SIGNED', 'BROADCAST')`,
+      ),
+    ]);
+    const count = new Map(byState.map((r) => [r.state, r.n]));
+    return [
+      {
+        name: 'settlement_settlements',
+        help: 'Settlements by state.',
+        type: 'gauge',
+        samples: SETTLEMENT_STATES.map((state) => ({ labels: { state }, value: count.get(state) ?? 0 })),
+      },
+      {
+        name: 'settlement_held_underfunded',
+        help: 'PENDING settlements held because the hot wallet cannot pay them (USDC or gas).',
+        type: 'gauge',
+        samples: [{ value: held?.n ?? 0 }],
+      },
+      {
+        name: 'settlement_transaction_replacements_total',
+        help: 'Stuck transactions replaced with the same nonce and higher fees.',
+        type: 'counter',
+        samples: [{ value: txs?.replacements ?? 0 }],
+      },
+      {
+        name: 'settlement_oldest_open_seconds',
+        help: 'Age of the oldest settlement not yet CONFIRMED or FAILED (0 if none).',
+        type: 'gauge',
+        samples: [{ value: Math.floor(open?.age ?? 0) }],
+      },
+    ];
+  }
+
+  private async fromChain(): Promise<Metric[]> {
+    const address = this.signer.address;
+    const rpcUp: Metric = {
+      name: 'settlement_rpc_up',
+      help: 'Whether the RPC node answered this scrape.',
+      type: 'gauge',
+      samples: [{ value: 1 }],
+    };
+    try {
+      const [usdc, eth] = await Promise.all([
+        this.chain.usdcBalance(address),
+        this.chain.ethBalance(address),
+      ]);
+      return [
+        rpcUp,
+        {
+          name: 'settlement_hot_wallet_usdc',
+          help: 'USDC held by the hot wallet.',
+          type: 'gauge',
+          samples: [{ labels: { address }, value: usdcToString(usdc) }],
+        },
+        {
+          name: 'settlement_hot_wallet_eth',
+          help: 'ETH (gas money) held by the hot wallet.',
+          type: 'gauge',
+          samples: [{ labels: { address }, value: formatEther(eth) }],
+        },
+      ];
+    } catch {
+      return [{ ...rpcUp, samples: [{ value: 0 }] }];
+    }
+  }
+}
+
+// Prometheus text exposition format 0.0.4.
+function format(m: Metric): string {
+  const lines = [`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`];
+  for (const s of m.samples) {
+    const labels = s.labels
+      ? `{${Object.entries(s.labels)
+          .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`)
+          .join(',')}}`
+      : '';
+    lines.push(`${m.name}${labels} ${s.value}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,139 @@
+import { parseUnits, Wallet } from 'ethers';
+
+import { AnvilHandle, startAnvil } from '@onramp/chain';
+import { Topics } from '@onramp/contracts';
+import { waitFor } from '@onramp/testing';
+
+import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import { startRpcFaultProxy, RpcFaultProxy } from './testing/rpc-fault-proxy';
+import {
+  settlementIn,
+  settlementOf,
+  SettlementHarness,
+  startSettlementHarness,
+  transactionsOf,
+} from './testing/settlement-harness';
+import { setUpTestChain, TestChain } from './testing/test-chain';
+import { SettlementWorker } from './worker/settlement-worker';
+import { SignPendingStep } from './worker/sign-pending.step';
+
+// The service talks to an anvil of our own through a proxy that injects network faults: a node that
+// stops answering, a send whose answer is lost, a node whose receipts lag behind its nonces.
+describe('chain-settlement: RPC faults are retried, never double-paid (integration, own anvil)', () => {
+  const RPC_TIMEOUT_MS = 400;
+  let anvil: AnvilHandle;
+  let chain: TestChain;
+  let proxy: RpcFaultProxy;
+  let hotWallet: Wallet;
+  let h: SettlementHarness;
+  let t: ChainSettlementTestApp;
+
+  const lastErrorMatching = (orderUuid: string, pattern: RegExp) =>
+    waitFor(
+      async () => {
+        const row = await settlementOf(t.dataSource, orderUuid);
+        return row?.last_error && pattern.test(row.last_error) ? row : undefined;
+      },
+      { timeoutMs: 20_000, description: `last_error of ${orderUuid} matching ${pattern}` },
+    );
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    chain = await setUpTestChain(anvil.rpcUrl);
+    hotWallet = await chain.newFundedWallet(parseUnits('1000000', 6));
+    proxy = await startRpcFaultProxy(anvil.rpcUrl);
+    h = await startSettlementHarness();
+    t = await startChainSettlementTestApp({
+      groupId: h.groupId,
+      env: {
+        RPC_URL: proxy.url,
+        CHAIN_ID: String(chain.chainId),
+        USDC_ADDRESS: chain.usdcAddress,
+        SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
+        SETTLEMENT_POLL_MS: '100',
+        RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+      },
+    });
+    // One payout through the healthy proxy first: the worker has checked the chain id and created
+    // its signer row, so the faults below meet the settlement steps themselves.
+    const warmUp = h.payment({ payedAmount: '1' });
+    await h.confirm(warmUp);
+    await h.collector.waitFor(Topics.TransferSucceeded, warmUp.orderUuid, 60_000);
+  });
+
+  afterEach(async () => {
+    proxy.fault = 'pass';
+    await chain.provider.send('evm_setAutomine', [true]);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await h?.close();
+    await proxy?.close();
+    chain?.close();
+    await anvil?.stop();
+  });
+
+  it('keeps the settlement where it is while the node does not answer, and pays once it does', async () => {
+    proxy.fault = 'hang';
+    const data = h.payment({ payedAmount: '5' });
+    await h.confirm(data);
+    const held = await lastErrorMatching(data.orderUuid, /timed out after 400 ms/);
+    expect(held.state).toBe('PENDING');
+    expect(await transactionsOf(t.dataSource, data.orderUuid)).toHaveLength(0);
+
+    proxy.fault = 'pass';
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
+    expect(await chain.transfersTo(data.recipientAddress)).toEqual([
+      { txHash: event.data.transactionHash, value: 5_346_000n },
+    ]);
+  });
+
+  it('takes "already known" after a send whose answer was lost as sent, and pays once', async () => {
+    await chain.provider.send('evm_setAutomine', [false]);
+    proxy.fault = 'lose-send-answers';
+    const data = h.payment({ payedAmount: '6' });
+    await h.confirm(data);
+    const timedOut = await lastErrorMatching(data.orderUuid, /eth_sendRawTransaction timed out/);
+    expect(timedOut.state).toBe('SIGNED'); // the send's fate is unknown: no state change
+    expect(await chain.provider.getTransaction(timedOut.tx_hash as string)).not.toBeNull(); // it did arrive
+
+    proxy.fault = 'pass';
+    const known = await settlementIn(t.dataSource, data.orderUuid, ['BROADCAST'], 20_000);
+    expect(known).toMatchObject({ tx_hash: timedOut.tx_hash, last_error: null });
+    expect(proxy.sendAnswers).toContain('transaction already imported');
+    await chain.provider.send('evm_mine', []);
+
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
+    expect(event.data.transactionHash).toBe(timedOut.tx_hash);
+    expect(await transactionsOf(t.dataSource, data.orderUuid)).toHaveLength(1);
+    expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
+  });
+
+  it('takes "nonce too low" as a clue: finds the receipt by hash instead of failing or re-signing', async () => {
+    const worker = t.app.get(SettlementWorker);
+    await worker.stop();
+    const data = h.payment({ payedAmount: '7' });
+    await h.confirm(data);
+    await settlementIn(t.dataSource, data.orderUuid, ['PENDING']);
+    const skip = new Set<string>();
+    while ((await t.app.get(SignPendingStep).runOnce(skip)).kind !== 'idle') {
+      // sign everything due
+    }
+    const signed = await settlementIn(t.dataSource, data.orderUuid, ['SIGNED']);
+    // The bytes reached a node and were mined, but the node we ask lags: no receipt yet.
+    await chain.provider.broadcastTransaction(signed.raw_tx as string);
+    proxy.fault = 'hide-receipts-until-send';
+    proxy.sendAnswers.length = 0;
+    worker.start();
+
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
+    expect(proxy.sendAnswers[0]).toMatch(/nonce too low/);
+    expect(event.data.transactionHash).toBe(signed.tx_hash);
+    expect(await settlementOf(t.dataSource, data.orderUuid)).toMatchObject({
+      state: 'CONFIRMED',
+      last_error: null,
+    });
+    expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,159 @@
+import { Interface, parseUnits, Wallet, zeroPadValue } from 'ethers';
+
+import { ERC20_ABI } from '@onramp/chain';
+import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
+import { waitFor } from '@onramp/testing';
+
+import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import { envelope, produceMany, testKafka } from './testing/kafka-events';
+import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
+import { setUpTestChain, TestChain } from './testing/test-chain';
+import { DriveInFlightStep } from './worker/drive-in-flight.step';
+import { SignPendingStep } from './worker/sign-pending.step';
+import { OnPicked, StepResult } from './worker/step-result';
+
+const ORDERS = 200;
+const transferTopic = new Interface(ERC20_ABI).getEvent('Transfer')?.topicHash as string;
+
+// Two instances of the service (two Nest apps, one database, one consumer group, one hot wallet)
+// share a burst of payments: every order is paid exactly once and the wallet's nonces stay gapless.
+describe('chain-settlement: two workers, one hot wallet (integration)', () => {
+  let chain: TestChain;
+  let hotWallet: Wallet;
+  let h: SettlementHarness;
+  const apps: ChainSettlementTestApp[] = [];
+  const work = [new Map<string, number>(), new Map<string, number>()]; // step results per instance
+
+  // Counts what each instance's steps did, to show that both took part.
+  const countResults = (app: ChainSettlementTestApp, tally: Map<string, number>) => {
+    for (const step of [app.app.get(SignPendingStep), app.app.get(DriveInFlightStep)]) {
+      const runOnce = step.runOnce.bind(step);
+      jest
+        .spyOn(step, 'runOnce')
+        .mockImplementation(async (skip: Set<string>, onPicked?: OnPicked): Promise<StepResult> => {
+          const result = await runOnce(skip, onPicked);
+          tally.set(result.kind, (tally.get(result.kind) ?? 0) + 1);
+          return result;
+        });
+    }
+  };
+
+  beforeAll(async () => {
+    chain = await setUpTestChain(); // the run's anvil, mining a block per transaction
+    hotWallet = await chain.newFundedWallet(parseUnits('1000000', 6));
+    h = await startSettlementHarness();
+    const env = {
+      RPC_URL: chain.rpcUrl,
+      CHAIN_ID: String(chain.chainId),
+      USDC_ADDRESS: chain.usdcAddress,
+      SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
+      SETTLEMENT_POLL_MS: '100',
+    };
+    apps.push(await startChainSettlementTestApp({ env, groupId: h.groupId }));
+    apps.push(
+      await startChainSettlementTestApp({ env, groupId: h.groupId, databaseUrl: apps[0]?.databaseUrl }),
+    );
+    apps.forEach((app, i) => countResults(app, work[i] as Map<string, number>));
+    // Both consumers in the group before the burst, so the measurement is not a rebalance.
+    const admin = testKafka().admin();
+    await admin.connect();
+    await waitFor(
+      async () => {
+        const [group] = (await admin.describeGroups([h.groupId])).groups;
+        return group?.state === 'Stable' && group.members.length === 2;
+      },
+      { timeoutMs: 60_000, intervalMs: 250, description: 'consumer group stable with two members' },
+    );
+    await admin.disconnect();
+  });
+
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await h?.close();
+    chain?.close();
+  });
+
+  it(`pays ${ORDERS} orders exactly once, with gapless nonces`, async () => {
+    const payments: PaymentConfirmedV1[] = Array.from({ length: ORDERS }, (_, i) =>
+      h.payment({ payedAmount: `${1 + i}.25` }),
+    );
+    const expected = new Map(payments.map((p) => [p.recipientAddress, p]));
+    const events: EventEnvelope[] = payments.map((p) => envelope(Topics.PaymentConfirmed, h.merchant, p));
+    const byEvent = new Map(events.map((e, i) => [e.id, payments[i]?.orderUuid as string]));
+    const ds = apps[0]?.dataSource;
+    if (!ds) throw new Error('no app');
+    const started = Date.now();
+    await produceMany(h.producer, events, (e) => byEvent.get(e.id) as string);
+
+    // Phases, for the report: all consumed (rows exist), all signed, all confirmed.
+    const phase: Record<string, number> = {};
+    await waitFor(
+      async () => {
+        const [c]: { stored: number; signed: number; confirmed: number }[] = await ds.query(
+          `SELECT count(*)::int AS stored, count(*) FILTER (WHERE state <> 'PENDING')::int AS signed,
+                  count(*) FILTER (WHERE state = 'CONFIRMED')::int AS confirmed
+           FROM settlement.settlements WHERE order_uuid = ANY($1)`,
+          [payments.map((p) => p.orderUuid)],
+        );
+        for (const [name, n] of Object.entries(c ?? {}))
+          if (n === ORDERS) phase[name] ??= Date.now() - started;
+        return c?.confirmed === ORDERS;
+      },
+      { timeoutMs: 90_000, intervalMs: 100, description: `${ORDERS} settlements CONFIRMED` },
+    );
+    const seconds = (Date.now() - started) / 1000;
+
+    // Every settlement of this database (ours, plus any other suite's payment that reached this
+    // group) holds one nonce of the fresh wallet: exactly 0..n-1, and the chain agrees.
+    const rows: { nonce: string; tx_hash: string; n_txs: number }[] = await ds.query(
+      `SELECT s.nonce::text, s.tx_hash, (SELECT count(*)::int FROM settlement.settlement_transactions t WHERE t.order_uuid = s.order_uuid) AS n_txs
+       FROM settlement.settlements s WHERE s.nonce IS NOT NULL ORDER BY s.nonce`,
+    );
+    const nonces = rows.map((r) => Number(r.nonce));
+    const gaps = (nonces.at(-1) ?? -1) + 1 - new Set(nonces).size;
+    const duplicates = nonces.length - new Set(nonces).size;
+    expect(nonces).toEqual(Array.from({ length: rows.length }, (_, i) => i));
+    expect(await chain.provider.getTransactionCount(hotWallet.address, 'latest')).toBe(rows.length);
+    expect(rows.every((r) => r.n_txs === 1)).toBe(true); // automine: nothing got stuck, nothing replaced
+
+    // On chain: one Transfer from the hot wallet per settlement, one per order, of the right amount.
+    const logs = await chain.provider.getLogs({
+      address: chain.usdcAddress,
+      fromBlock: 0,
+      toBlock: 'latest',
+      topics: [transferTopic, zeroPadValue(hotWallet.address, 32)],
+    });
+    expect(logs).toHaveLength(rows.length);
+    expect(new Set(logs.map((l) => l.transactionHash))).toEqual(new Set(rows.map((r) => r.tx_hash)));
+    const paidTo = new Map<string, number>();
+    for (const l of logs) {
+      const to = `0x${(l.topics[2] as string).slice(26)}`.toLowerCase();
+      paidTo.set(to, (paidTo.get(to) ?? 0) + 1);
+    }
+    for (const [recipient, p] of expected) {
+      expect(paidTo.get(recipient.toLowerCase())).toBe(1);
+      expect(await chain.balanceOf(recipient)).toBe(BigInt(p.payedAmount.replace('.', '')) * 10692n); // cents x 1.0692e4 = base units
+    }
+    const succeeded = await waitFor(
+      () => {
+        const all = payments.map(
+          (p) => new Set(h.collector.forOrder(Topics.TransferSucceeded, p.orderUuid).map((e) => e.id)),
+        );
+        return all.every((ids) => ids.size >= 1) ? all : undefined;
+      },
+      { timeoutMs: 30_000, description: 'transfer.succeeded for every order' },
+    );
+    expect(succeeded.every((ids) => ids.size === 1)).toBe(true); // one event per order (redeliveries keep its id)
+
+    const [a, b] = work.map((tally) => Object.fromEntries(tally));
+    process.stderr.write(
+      `\n[settlement-workers] ${ORDERS} orders, 2 workers: ${seconds.toFixed(1)} s from publish to all CONFIRMED ` +
+        `(${(ORDERS / seconds).toFixed(1)} tx/s; all stored after ${phase['stored']} ms, all signed after ${phase['signed']} ms); nonces 0..${rows.length - 1}, gaps ${gaps}, duplicates ${duplicates}; ` +
+        `worker A ${JSON.stringify(a)}, worker B ${JSON.stringify(b)}\n`,
+    );
+    expect(gaps).toBe(0);
+    expect(duplicates).toBe(0);
+    expect(a?.['signed'] ?? 0).toBeGreaterThan(0); // both instances signed some of them
+    expect(b?.['signed'] ?? 0).toBeGreaterThan(0);
+  }, 180_000);
+});

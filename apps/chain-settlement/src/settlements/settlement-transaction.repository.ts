@@ -1,0 +1,44 @@
+import { EntityManager } from 'typeorm';
+
+import { FeeParams } from '@onramp/settlement-domain';
+
+import { SettlementTransactionEntity } from './settlement-transaction.entity';
+
+export interface SignedAttempt {
+  orderUuid: string;
+  signerAddress: string;
+  nonce: bigint;
+  rawTx: string;
+  txHash: string;
+  fees: FeeParams;
+}
+
+// Stored in the transaction that signs it: bytes that may reach a node are always on record first.
+export async function recordSignedTransaction(manager: EntityManager, a: SignedAttempt): Promise<void> {
+  const f = a.fees;
+  const [maxFee, priority, gasPrice] =
+    'gasPrice' in f
+      ? [null, null, f.gasPrice.toString()]
+      : [f.maxFeePerGas.toString(), f.maxPriorityFeePerGas.toString(), null];
+  await manager.query(
+    `INSERT INTO "settlement"."settlement_transactions"
+       (tx_hash, order_uuid, signer_address, nonce, raw_tx, max_fee_per_gas, max_priority_fee_per_gas, gas_price)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [a.txHash, a.orderUuid, a.signerAddress, a.nonce.toString(), a.rawTx, maxFee, priority, gasPrice],
+  );
+}
+
+// Oldest first; the last one is the current transaction.
+export function transactionsOf(
+  manager: EntityManager,
+  orderUuid: string,
+): Promise<SettlementTransactionEntity[]> {
+  return manager.find(SettlementTransactionEntity, { where: { orderUuid }, order: { id: 'ASC' } });
+}
+
+export async function markSent(manager: EntityManager, txHash: string): Promise<void> {
+  await manager.query(
+    `UPDATE "settlement"."settlement_transactions" SET first_sent_at = COALESCE(first_sent_at, now()) WHERE tx_hash = $1`,
+    [txHash],
+  );
+}

@@ -1,0 +1,105 @@
+import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+// What the proxy does to JSON-RPC traffic on its way to the real node:
+// pass: nothing. hang: never answers (a node that stopped responding).
+// lose-send-answers: eth_sendRawTransaction reaches the node, but its answer never comes back.
+// hide-receipts-until-send: receipts look "not mined" until a transaction is sent (a lagging node).
+export type RpcFault = 'pass' | 'hang' | 'lose-send-answers' | 'hide-receipts-until-send';
+
+interface RpcRequest {
+  id?: unknown;
+  method?: string;
+}
+
+interface RpcAnswer {
+  id?: unknown;
+  result?: unknown;
+  error?: { message?: string };
+}
+
+export interface RpcFaultProxy {
+  url: string;
+  fault: RpcFault;
+  // eth_sendRawTransaction answers the node gave (error messages, or "ok")
+  sendAnswers: string[];
+  close(): Promise<void>;
+}
+
+// A real anvil behind a misbehaving network: faults are injected in transit, the chain stays real.
+export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProxy> {
+  const hung = new Set<ServerResponse>();
+  let receiptsHidden = true;
+  const proxy: RpcFaultProxy = { url: '', fault: 'pass', sendAnswers: [], close: async () => undefined };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req);
+    const parsed = JSON.parse(body) as RpcRequest | RpcRequest[];
+    const calls = Array.isArray(parsed) ? parsed : [parsed];
+    const sends = calls.some((c) => c.method === 'eth_sendRawTransaction');
+    if (proxy.fault === 'hang') return void hung.add(res);
+    if (proxy.fault !== 'hide-receipts-until-send') receiptsHidden = true;
+
+    const answer = await forward(upstream, body);
+    const text = answer.body;
+    const answers = JSON.parse(text) as RpcAnswer | RpcAnswer[];
+    const list = Array.isArray(answers) ? answers : [answers];
+    for (const a of list) {
+      const call = calls.find((c) => c.id === a.id);
+      if (call?.method === 'eth_sendRawTransaction') proxy.sendAnswers.push(a.error?.message ?? 'ok');
+    }
+    if (proxy.fault === 'lose-send-answers' && sends) return void hung.add(res);
+    if (proxy.fault === 'hide-receipts-until-send') {
+      if (sends) receiptsHidden = false;
+      else if (receiptsHidden) {
+        for (const a of list) {
+          if (calls.find((c) => c.id === a.id)?.method === 'eth_getTransactionReceipt') a.result = null;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify(answers));
+      }
+    }
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(text);
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      res.writeHead(502);
+      res.end(String(err));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = async () => {
+    for (const res of hung) res.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return proxy;
+}
+
+function forward(upstream: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const out = request(
+      upstream,
+      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        readBody(res)
+          .then((text) => resolve({ status: res.statusCode ?? 502, body: text }))
+          .catch(reject);
+      },
+    );
+    out.on('error', reject);
+    out.end(body);
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+
+import { Topics } from '@onramp/contracts';
+import { OutboxWriter } from '@onramp/messaging';
+import { normalizeDecimal } from '@onramp/money';
+
+import { ChainReceipt } from '../chain/chain.client';
+import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
+import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
+import { SettlementEntity } from '../settlements/settlement.entity';
+
+export const TRANSFER_REVERTED_REASON = 'on-chain USDC transfer reverted';
+
+// BROADCAST -> CONFIRMED | FAILED from the receipt of whichever of the settlement's transactions
+// was mined; that transaction's hash is the one recorded and reported. The terminal state and
+// its event commit together: transfer.* is published iff the row says so.
+@Injectable()
+export class SettlementFinalizer {
+  private readonly log = new Logger('SettlementWorker');
+
+  constructor(
+    private readonly outbox: OutboxWriter,
+    @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
+  ) {}
+
+  async finalize(
+    manager: EntityManager,
+    s: SettlementEntity,
+    outcome: 'CONFIRMED' | 'FAILED',
+    receipt: ChainReceipt,
+    mined: SettlementTransactionEntity,
+  ): Promise<void> {
+    const txHash = mined.txHash;
+    await manager.update(
+      SettlementEntity,
+      { orderUuid: s.orderUuid, state: In(['SIGNED', 'BROADCAST']) },
+      {
+        state: outcome,
+        txHash,
+        rawTx: mined.rawTx,
+        blockNumber: String(receipt.blockNumber),
+        lastError: outcome === 'FAILED' ? TRANSFER_REVERTED_REASON : null,
+        updatedAt: new Date(),
+      },
+    );
+    const payedAmount = normalizeDecimal(s.payedAmount);
+    if (outcome === 'FAILED') {
+      this.log.warn(`order ${s.orderUuid}: transfer ${txHash} reverted on chain`);
+      await this.outbox.append(manager, {
+        type: Topics.TransferFailed,
+        key: s.orderUuid,
+        merchantId: s.merchantId,
+        data: {
+          orderUuid: s.orderUuid,
+          transactionHash: txHash,
+          payedAmount,
+          reason: TRANSFER_REVERTED_REASON,
+        },
+      });
+      return;
+    }
+    this.log.log(`order ${s.orderUuid}: transfer ${txHash} confirmed in block ${receipt.blockNumber}`);
+    await this.outbox.append(manager, {
+      type: Topics.TransferSucceeded,
+      key: s.orderUuid,
+      merchantId: s.merchantId,
+      data: {
+        orderUuid: s.orderUuid,
+        transactionHash: txHash,
+        payedAmount,
+        sentTokenAmount: normalizeDecimal(s.tokenAmount as string),
+        sentTokenCurrency: 'USDC',
+        recipientAddress: s.recipientAddress,
+        fxRateBase: normalizeDecimal(s.fxRateBase as string),
+        fxRateEffective: normalizeDecimal(s.fxRateEffective as string),
+        fxRateUpdatedAt: (s.fxRateUpdatedAt as Date).toISOString(),
+        chainId: this.config.chainId,
+        payerAccountHolderName: s.payerAccountHolderName,
+      },
+    });
+  }
+}
