@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 
 import { EventEnvelope, OrderCompletedV1, OrderFailedV1, Topics } from '@onramp/contracts';
 import { uuidv7 } from '@onramp/messaging';
-import { DeliveryStatus } from '@onramp/webhooks-domain';
+import { DeliveryStatus, serializeWebhookBody } from '@onramp/webhooks-domain';
 
 import { lockMerchant } from '../persistence/merchant-lock';
 import { queryRows } from '../persistence/query-rows';
@@ -13,7 +13,8 @@ export type OrderOutcomeEvent =
   | EventEnvelope<typeof Topics.OrderFailed, OrderFailedV1>;
 
 // One delivery per event id (a redelivered event is a no-op). The body is fixed now, exactly as the
-// event carries it: the event data IS the SPEC.md webhook body, so nothing is added or reordered.
+// event carries it: the event data IS the SPEC.md webhook body; nothing is added, and the keys are
+// put back in the spec's order (JSONB on the way here does not keep it).
 @Injectable()
 export class RecordDeliveryUseCase {
   async execute(manager: EntityManager, event: OrderOutcomeEvent): Promise<void> {
@@ -34,7 +35,7 @@ export class RecordDeliveryUseCase {
         event.merchantId,
         event.type,
         event.data.orderUuid,
-        JSON.stringify(event.data),
+        serializeWebhookBody(event.data as unknown as Record<string, unknown>),
         status,
       ],
     );
