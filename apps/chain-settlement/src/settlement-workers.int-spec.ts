@@ -2,10 +2,9 @@ import { Interface, parseUnits, Wallet, zeroPadValue } from 'ethers';
 
 import { ERC20_ABI } from '@onramp/chain';
 import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
-import { waitFor } from '@onramp/testing';
+import { envelope, produceMany, testKafka, waitFor } from '@onramp/testing';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
-import { envelope, produceMany, testKafka } from './testing/kafka-events';
 import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 import { DriveInFlightStep } from './worker/drive-in-flight.step';

@@ -6,10 +6,6 @@ import { parseUnits, Wallet } from 'ethers';
 import { PaymentConfirmedV1, Topics } from '@onramp/contracts';
 import { usdcToString } from '@onramp/money';
 import { generateRfReference } from '@onramp/sepa';
-import { waitFor } from '@onramp/testing';
-
-import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
-import { scrapeMetrics } from './testing/metrics-scrape';
 import {
   ensureTopics,
   envelope,
@@ -17,7 +13,11 @@ import {
   produce,
   startGroupAtEnd,
   testKafka,
-} from './testing/kafka-events';
+  waitFor,
+} from '@onramp/testing';
+
+import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import { scrapeMetrics } from './testing/metrics-scrape';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 import { SettlementWorker } from './worker/settlement-worker';
 import { SignPendingStep } from './worker/sign-pending.step';

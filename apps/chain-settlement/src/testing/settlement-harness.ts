@@ -6,9 +6,15 @@ import { DataSource } from 'typeorm';
 
 import { PaymentConfirmedV1, Topics } from '@onramp/contracts';
 import { generateRfReference } from '@onramp/sepa';
-import { waitFor } from '@onramp/testing';
-
-import { ensureTopics, envelope, EventCollector, produce, startGroupAtEnd, testKafka } from './kafka-events';
+import {
+  ensureTopics,
+  envelope,
+  EventCollector,
+  produce,
+  startGroupAtEnd,
+  testKafka,
+  waitFor,
+} from '@onramp/testing';
 
 export interface SettlementRow {
   state: string;

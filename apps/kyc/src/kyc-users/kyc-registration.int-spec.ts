@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 
 import { Topics } from '@onramp/contracts';
+import { TopicRecorder } from '@onramp/testing';
 
 import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
-import { TopicRecorder } from '../testing/topic-recorder';
 
 describe('KYC registration side effects (integration)', () => {
   let t: KycTestApp;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 
 import { EventMap, EventType, Topics } from '@onramp/contracts';
-import { waitFor } from '@onramp/testing';
+import { TopicRecorder, waitFor } from '@onramp/testing';
 
 import { EventPublisher } from '../testing/event-publisher';
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
@@ -17,7 +17,6 @@ import {
   transferSucceeded,
   txHash,
 } from '../testing/settlement-fixtures';
-import { TopicRecorder } from '../testing/topic-recorder';
 
 describe('order settlement events (integration)', () => {
   let t: OrdersTestApp;

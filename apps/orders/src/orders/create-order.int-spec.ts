@@ -4,11 +4,10 @@ import { Client } from 'pg';
 
 import { Topics } from '@onramp/contracts';
 import { isValidRfReference } from '@onramp/sepa';
-import { waitFor } from '@onramp/testing';
+import { TopicRecorder, waitFor } from '@onramp/testing';
 
 import { EventPublisher } from '../testing/event-publisher';
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
-import { TopicRecorder } from '../testing/topic-recorder';
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 

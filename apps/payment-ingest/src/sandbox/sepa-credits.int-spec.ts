@@ -4,9 +4,8 @@ import { Producer } from 'kafkajs';
 
 import { Topics } from '@onramp/contracts';
 import { generateRfReference } from '@onramp/sepa';
-import { waitFor } from '@onramp/testing';
+import { envelope, EventCollector, produce, testKafka, waitFor } from '@onramp/testing';
 
-import { envelope, EventCollector, produce, testKafka } from '../testing/kafka-events';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 interface CreditRow {

@@ -14,3 +14,15 @@ export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
 export { startTestTokenIssuer } from './auth/test-token-issuer';
 export type { TestTokenIssuer, TestTokenOptions } from './auth/test-token-issuer';
+export {
+  brokers,
+  EventCollector,
+  ensureTopics,
+  envelope,
+  produce,
+  produceMany,
+  startGroupAtEnd,
+  testKafka,
+} from './kafka/kafka-events';
+export { TopicRecorder } from './kafka/topic-recorder';
+export type { RecordedEvent } from './kafka/topic-recorder';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, logLevel } from 'kafkajs';
 
 import { EventEnvelope } from '@onramp/contracts';
-import { waitFor } from '@onramp/testing';
+import { waitFor } from '../wait-for';
 
 export interface RecordedEvent {
   topic: string;
@@ -24,11 +24,11 @@ export class TopicRecorder {
     brokers = process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092',
   ): Promise<TopicRecorder> {
     const kafka = new Kafka({
-      clientId: 'orders-test-recorder',
+      clientId: 'test-recorder',
       brokers: brokers.split(','),
       logLevel: logLevel.NOTHING,
     });
-    const consumer = kafka.consumer({ groupId: `orders-test-${randomUUID()}` });
+    const consumer = kafka.consumer({ groupId: `test-recorder-${randomUUID()}` });
     const recorder = new TopicRecorder(consumer);
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
