@@ -5,6 +5,8 @@ import { deadLetterTopic, EventEnvelope, EventMap, EventType, InvalidEventError,
 
 import { ConsumedRecord, EventTransport } from '../transport/event-transport';
 
+const MAX_RETRY_DELAY_MS = 5_000;
+
 export type EventHandler<K extends EventType> = (
   event: EventEnvelope<K, EventMap[K]>,
   manager: EntityManager,
@@ -65,14 +67,28 @@ export class EventConsumer {
         await this.applyOnce(event, handler);
         return;
       } catch (err) {
-        if (err instanceof InvalidEventError || attempt >= maxAttempts) {
+        const exhausted = err instanceof InvalidEventError || attempt >= maxAttempts;
+        // A database that cannot be reached fails every event alike: an outage to wait out, not a
+        // poison event. Dead-lettering then would park good events (a payout, a completion) for
+        // good, so only a failure the database does not explain goes to the dead-letter topic.
+        if (exhausted && (err instanceof InvalidEventError || (await this.databaseReachable()))) {
           await this.deadLetter(record, err as Error, attempt);
           return;
         }
-        const delay = (this.opts.retryBaseDelayMs ?? 200) * 2 ** (attempt - 1);
-        this.log.warn(`${event.type} ${event.id} attempt ${attempt} failed (${(err as Error).message}); retry in ${delay} ms`);
+        const delay = Math.min((this.opts.retryBaseDelayMs ?? 200) * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+        const why = exhausted ? 'database unreachable, waiting' : `retry in ${delay} ms`;
+        this.log.warn(`${event.type} ${event.id} attempt ${attempt} failed (${(err as Error).message}); ${why}`);
         await new Promise((r) => setTimeout(r, delay));
       }
+    }
+  }
+
+  private async databaseReachable(): Promise<boolean> {
+    try {
+      await this.dataSource.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
     }
   }
 
