@@ -1,0 +1,87 @@
+import { Client } from 'pg';
+
+import { localProvider } from '@onramp/chain';
+import { waitFor } from '@onramp/testing';
+
+import { chaosEnv } from './chaos-env';
+
+// What the test watches while faults are injected: the books (read directly, as an operator would)
+// and the chain head. A fresh connection per read, so a Postgres restart costs one failed poll.
+async function query<T>(sql: string, params: unknown[]): Promise<T[]> {
+  const client = new Client({ connectionString: chaosEnv.databaseUrl(), connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+export async function orderStatuses(orderUuids: string[]): Promise<Map<string, string>> {
+  const rows = await query<{ uuid: string; status: string }>(
+    `SELECT uuid, status FROM orders.orders WHERE uuid = ANY($1::uuid[])`,
+    [orderUuids],
+  );
+  return new Map(rows.map((r) => [r.uuid, r.status]));
+}
+
+export async function settlementStates(orderUuids: string[]): Promise<Map<string, string>> {
+  const rows = await query<{ order_uuid: string; state: string }>(
+    `SELECT order_uuid, state FROM settlement.settlements WHERE order_uuid = ANY($1::uuid[])`,
+    [orderUuids],
+  );
+  return new Map(rows.map((r) => [r.order_uuid, r.state]));
+}
+
+export async function webhookDeliveryStates(orderUuids: string[]): Promise<Record<string, number>> {
+  const rows = await query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM webhooks.deliveries WHERE order_uuid = ANY($1::uuid[]) GROUP BY status`,
+    [orderUuids],
+  );
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+export function countBy(states: Map<string, string>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const s of states.values()) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
+}
+
+// Effects that must exist once per order whatever was redelivered: the terminal order event, the
+// transfer outcome event, the payment event, the webhook delivery. Counts orders that have more.
+export async function duplicateEffects(): Promise<Record<string, number>> {
+  const dup = (table: string, column: string, where = 'true'): string =>
+    `(SELECT count(*) FROM (SELECT ${column} FROM ${table} WHERE ${where} GROUP BY ${column} HAVING count(*) > 1) d)::int`;
+  const [row] = await query<Record<string, number>>(
+    `SELECT ${dup('orders.outbox', 'key', "topic IN ('order.completed', 'order.failed')")} AS "orderEvents",
+            ${dup('settlement.outbox', 'key', "topic IN ('transfer.succeeded', 'transfer.failed')")} AS "transferEvents",
+            ${dup('payments.outbox', 'key', "topic IN ('payment.confirmed', 'payment.failed')")} AS "paymentEvents",
+            ${dup('webhooks.deliveries', 'order_uuid')} AS "webhookDeliveries"`,
+    [],
+  );
+  return row;
+}
+
+const TERMINAL = new Set(['COMPLETED', 'FAILED']);
+
+export async function waitForTerminalOrders(
+  orderUuids: string[],
+  timeoutMs = 120_000,
+): Promise<Map<string, string>> {
+  return waitFor(
+    async () => {
+      const statuses = await orderStatuses(orderUuids);
+      return orderUuids.every((u) => TERMINAL.has(statuses.get(u) ?? '')) ? statuses : undefined;
+    },
+    { timeoutMs, intervalMs: 500, description: `${orderUuids.length} orders COMPLETED or FAILED` },
+  );
+}
+
+export async function chainHead(): Promise<number> {
+  const provider = localProvider(chaosEnv.rpcUrl());
+  try {
+    return await provider.getBlockNumber();
+  } finally {
+    provider.destroy();
+  }
+}
