@@ -2,10 +2,9 @@ import { parseUnits, Wallet } from 'ethers';
 
 import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
-import { waitFor } from '@onramp/testing';
+import { RpcFaultProxy, startRpcFaultProxy, waitFor } from '@onramp/testing';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
-import { startRpcFaultProxy, RpcFaultProxy } from './testing/rpc-fault-proxy';
 import {
   settlementIn,
   settlementOf,

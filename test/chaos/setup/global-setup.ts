@@ -6,6 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Wallet } from 'ethers';
+
 import { launchPlatform, PlatformHandle } from '@onramp/platform-runner';
 
 import { ChaosControl, startChaosControl } from './chaos-control.server';
@@ -48,6 +50,8 @@ export default async function globalSetup(): Promise<void> {
     CHAOS_RPC_URL: platform.urls.rpc,
     CHAOS_USDC_ADDRESS: platform.env.USDC_ADDRESS,
     CHAOS_USDC_OWNER_KEY: platform.env.USDC_OWNER_KEY,
+    CHAOS_SIGNER_ADDRESS: new Wallet(platform.env.SETTLEMENT_SIGNER_KEY).address,
+    CHAOS_SETTLEMENT_URL: `http://127.0.0.1:${platform.ports.chainSettlement}`,
     CHAOS_LOG_DIR: logDir,
   });
 }

@@ -15,4 +15,7 @@ export const chaosEnv = {
   rpcUrl: () => need('CHAOS_RPC_URL'),
   usdcAddress: () => need('CHAOS_USDC_ADDRESS'),
   usdcOwnerKey: () => need('CHAOS_USDC_OWNER_KEY'),
+  signerAddress: () => need('CHAOS_SIGNER_ADDRESS'),
+  settlementUrl: () => need('CHAOS_SETTLEMENT_URL'),
+  logDir: () => need('CHAOS_LOG_DIR'),
 };

@@ -19,6 +19,18 @@ export async function rewindGroup(groupId: string): Promise<string[]> {
   }
 }
 
+// Members of a stable consumer group (0 while it rebalances).
+export async function stableGroupMembers(groupId: string): Promise<number> {
+  const admin = kafka().admin();
+  await admin.connect();
+  try {
+    const [group] = (await admin.describeGroups([groupId])).groups;
+    return group?.state === 'Stable' ? group.members.length : 0;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 // Records of `topics` the group has not yet committed.
 export async function groupLag(groupId: string, topics: string[]): Promise<bigint> {
   const admin = kafka().admin();

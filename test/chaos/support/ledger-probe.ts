@@ -33,6 +33,27 @@ export async function settlementStates(orderUuids: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.order_uuid, r.state]));
 }
 
+export interface SettlementRow {
+  order_uuid: string;
+  state: string;
+  signer_address: string | null;
+  nonce: string | null;
+  token_base_units: string | null;
+  last_error: string | null;
+  attempts: number;
+  transactions: number; // signed for it (more than one: a stuck one was replaced)
+}
+
+export async function settlementRows(orderUuids: string[]): Promise<SettlementRow[]> {
+  return query<SettlementRow>(
+    `SELECT s.order_uuid, s.state, s.signer_address, s.nonce::text, s.token_base_units::text, s.last_error,
+            s.attempts, (SELECT count(*)::int FROM settlement.settlement_transactions t
+                         WHERE t.order_uuid = s.order_uuid) AS transactions
+     FROM settlement.settlements s WHERE s.order_uuid = ANY($1::uuid[])`,
+    [orderUuids],
+  );
+}
+
 export async function webhookDeliveryStates(orderUuids: string[]): Promise<Record<string, number>> {
   const rows = await query<{ status: string; n: number }>(
     `SELECT status, count(*)::int AS n FROM webhooks.deliveries WHERE order_uuid = ANY($1::uuid[]) GROUP BY status`,

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
+import { freePort } from '@onramp/chain';
 import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/testing';
 
 import { PlatformPorts, resolvePorts, serviceEnv } from './ports';
@@ -27,14 +28,21 @@ export interface LaunchOptions {
   chainPort?: number;
 }
 
+// For fault-injection tests: a process started with its own settings, or a further process of an
+// app beside the first (same database, same consumer group). Honoured by launchPlatform only.
+export interface AppProcessOptions {
+  instance?: string; // e.g. "2": log file <app>-2.log and a free port of its own (not the gateway)
+  env?: Record<string, string>; // on top of the platform's env, for this process only
+}
+
 export interface PlatformHandle {
   ports: PlatformPorts;
   urls: { base: string; kyc: string; admin: string; rpc: string };
   env: Record<string, string>;
   secrets: LocalSecrets;
   infra: InfraHandle;
-  startApp(name: AppName): Promise<void>;
-  killApp(name: AppName, signal?: NodeJS.Signals): Promise<void>;
+  startApp(name: AppName, opts?: AppProcessOptions): Promise<void>;
+  killApp(name: AppName, signal?: NodeJS.Signals, opts?: Pick<AppProcessOptions, 'instance'>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,6 +67,17 @@ export function portOf(ports: PlatformPorts, name: AppName): number {
   }
 }
 
+const PORT_ENV: Record<Exclude<AppName, 'gateway'>, string> = {
+  auth: 'AUTH_PORT',
+  kyc: 'KYC_SERVICE_PORT',
+  orders: 'ORDERS_PORT',
+  'payment-ingest': 'PAYMENT_INGEST_PORT',
+  'chain-settlement': 'CHAIN_SETTLEMENT_PORT',
+  'webhook-dispatch': 'WEBHOOK_DISPATCH_PORT',
+};
+
+const processKey = (name: AppName, instance?: string): string => (instance ? `${name}-${instance}` : name);
+
 // Starts real Postgres, Kafka and anvil (or uses DATABASE_URL / KAFKA_BROKERS / RPC_URL), then every
 // app as its own process, and waits until each one reports ready.
 export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandle> {
@@ -75,41 +94,44 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     ...(opts.env ?? {}),
   };
-  const children = new Map<AppName, { proc: ChildProcess; log: WriteStream }>();
+  const children = new Map<string, { proc: ChildProcess; log: WriteStream }>();
 
-  const startApp = async (name: AppName): Promise<void> => {
-    const log = createWriteStream(join(opts.logDir, `${name}.log`), { flags: 'a' });
+  const startApp = async (name: AppName, p: AppProcessOptions = {}): Promise<void> => {
+    const key = processKey(name, p.instance);
+    const logFile = join(opts.logDir, `${key}.log`);
+    const own: Record<string, string> = { ...(p.env ?? {}) };
+    if (p.instance) {
+      if (name === 'gateway') throw new Error('the gateway runs as one process only');
+      own[PORT_ENV[name]] ??= String(await freePort());
+    }
+    const port = name === 'gateway' ? ports.base : Number(own[PORT_ENV[name]] ?? portOf(ports, name));
+    const log = createWriteStream(logFile, { flags: 'a' });
     const proc = spawn(process.execPath, ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')], {
       cwd: root,
-      env: { ...process.env, ...env, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
+      env: { ...process.env, ...env, ...own, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [proc.stdout, proc.stderr]) {
       stream?.pipe(log, { end: false });
-      if (opts.echo) stream?.on('data', (chunk: Buffer) => process.stdout.write(prefix(name, chunk)));
+      if (opts.echo) stream?.on('data', (chunk: Buffer) => process.stdout.write(prefix(key, chunk)));
     }
-    children.set(name, { proc, log });
-    const port = portOf(ports, name);
+    children.set(key, { proc, log });
     await waitFor(
       async () => {
         if (proc.exitCode !== null || proc.signalCode !== null) {
-          throw new Error(
-            `${name} exited (${proc.exitCode ?? proc.signalCode}):\n${tail(join(opts.logDir, `${name}.log`))}`,
-          );
+          throw new Error(`${key} exited (${proc.exitCode ?? proc.signalCode}):\n${tail(logFile)}`);
         }
         const res = await fetch(`http://127.0.0.1:${port}${readyPath(name)}`).catch(() => undefined);
         return res?.ok === true;
       },
-      { timeoutMs: 120_000, intervalMs: 250, description: `${name} ready on :${port}` },
+      { timeoutMs: 120_000, intervalMs: 250, description: `${key} ready on :${port}` },
     ).catch((err: unknown) => {
-      throw new Error(
-        `${err instanceof Error ? err.message : String(err)}\n${tail(join(opts.logDir, `${name}.log`))}`,
-      );
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n${tail(logFile)}`);
     });
   };
 
-  const killApp = async (name: AppName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
-    const child = children.get(name);
+  const killProcess = async (key: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
+    const child = children.get(key);
     if (!child || child.proc.exitCode !== null || child.proc.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.proc.once('exit', () => resolve()));
     child.proc.kill(signal);
@@ -117,12 +139,14 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     await exited;
     clearTimeout(timer);
     child.log.end();
-    children.delete(name);
+    children.delete(key);
   };
+  const killApp = (name: AppName, signal?: NodeJS.Signals, p: Pick<AppProcessOptions, 'instance'> = {}) =>
+    killProcess(processKey(name, p.instance), signal);
 
   const stop = async (): Promise<void> => {
     await killApp('gateway');
-    await Promise.allSettled(SERVICES.map((s) => killApp(s)));
+    await Promise.allSettled([...children.keys()].map((key) => killProcess(key))); // with further instances
     await infra.stop();
   };
 

@@ -10,6 +10,8 @@ export type { PostgresHandle, StartPostgresOptions } from './infra/postgres';
 export { findRepoRoot } from './infra/run-dir';
 export { startInfra } from './infra/start-infra';
 export type { InfraHandle, RestartableServer, StartInfraOptions } from './infra/start-infra';
+export { startRpcFaultProxy } from './chain/rpc-fault-proxy';
+export type { RpcFault, RpcFaultProxy } from './chain/rpc-fault-proxy';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
 export { startTestTokenIssuer } from './auth/test-token-issuer';
@@ -26,3 +28,5 @@ export {
 } from './kafka/kafka-events';
 export { TopicRecorder } from './kafka/topic-recorder';
 export type { RecordedEvent } from './kafka/topic-recorder';
+export { ProgrammableReceiver } from './webhooks/programmable-receiver';
+export type { Answer, ReceivedDelivery } from './webhooks/programmable-receiver';

@@ -5,7 +5,11 @@ import { AddressInfo } from 'node:net';
 // pass: nothing. hang: never answers (a node that stopped responding).
 // lose-send-answers: eth_sendRawTransaction reaches the node, but its answer never comes back.
 // hide-receipts-until-send: receipts look "not mined" until a transaction is sent (a lagging node).
-export type RpcFault = 'pass' | 'hang' | 'lose-send-answers' | 'hide-receipts-until-send';
+// unavailable: HTTP 503, nothing forwarded (an overloaded node or its load balancer).
+// drop: the connection is cut before anything is forwarded.
+// slow: forwarded and answered `delayMs` late, so a send lands on chain after the caller gave up.
+export type RpcFault =
+  'pass' | 'hang' | 'lose-send-answers' | 'hide-receipts-until-send' | 'unavailable' | 'drop' | 'slow';
 
 interface RpcRequest {
   id?: unknown;
@@ -21,6 +25,11 @@ interface RpcAnswer {
 export interface RpcFaultProxy {
   url: string;
   fault: RpcFault;
+  rate: number; // share of requests the fault meets (0..1, default 1); the others pass
+  methods?: string[]; // when set, the fault meets only requests carrying one of these calls
+  delayMs: number; // how late a 'slow' answer comes
+  // requests the fault met, and how many of them carried an eth_sendRawTransaction
+  injected: Partial<Record<RpcFault, { requests: number; sends: number }>>;
   // eth_sendRawTransaction answers the node gave (error messages, or "ok")
   sendAnswers: string[];
   close(): Promise<void>;
@@ -29,15 +38,42 @@ export interface RpcFaultProxy {
 // A real anvil behind a misbehaving network: faults are injected in transit, the chain stays real.
 export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProxy> {
   const hung = new Set<ServerResponse>();
+  const timers = new Set<NodeJS.Timeout>();
   let receiptsHidden = true;
-  const proxy: RpcFaultProxy = { url: '', fault: 'pass', sendAnswers: [], close: async () => undefined };
+  const proxy: RpcFaultProxy = {
+    url: '',
+    fault: 'pass',
+    rate: 1,
+    delayMs: 0,
+    injected: {},
+    sendAnswers: [],
+    close: async () => undefined,
+  };
+  const later = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const parsed = JSON.parse(body) as RpcRequest | RpcRequest[];
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     const sends = calls.some((c) => c.method === 'eth_sendRawTransaction');
-    if (proxy.fault === 'hang') return void hung.add(res);
+    const targeted = !proxy.methods || calls.some((c) => proxy.methods?.includes(c.method ?? ''));
+    const fault = !targeted || Math.random() >= proxy.rate ? 'pass' : proxy.fault;
+    if (fault !== 'pass') {
+      const seen = (proxy.injected[fault] ??= { requests: 0, sends: 0 });
+      seen.requests++;
+      if (sends) seen.sends++;
+    }
+    if (fault === 'hang') return void hung.add(res);
+    if (fault === 'unavailable') return void res.writeHead(503).end('service unavailable');
+    if (fault === 'drop') return void req.socket.destroy();
+    if (fault === 'slow') await later(proxy.delayMs);
     if (proxy.fault !== 'hide-receipts-until-send') receiptsHidden = true;
 
     const answer = await forward(upstream, body);
@@ -48,8 +84,8 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
       const call = calls.find((c) => c.id === a.id);
       if (call?.method === 'eth_sendRawTransaction') proxy.sendAnswers.push(a.error?.message ?? 'ok');
     }
-    if (proxy.fault === 'lose-send-answers' && sends) return void hung.add(res);
-    if (proxy.fault === 'hide-receipts-until-send') {
+    if (fault === 'lose-send-answers' && sends) return void hung.add(res);
+    if (fault === 'hide-receipts-until-send') {
       if (sends) receiptsHidden = false;
       else if (receiptsHidden) {
         for (const a of list) {
@@ -72,6 +108,7 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = async () => {
+    for (const timer of timers) clearTimeout(timer);
     for (const res of hung) res.destroy();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
