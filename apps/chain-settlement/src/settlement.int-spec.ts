@@ -91,7 +91,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     await Promise.all([
       producer.connect(),
       collector.start([Topics.TransferSucceeded, Topics.TransferFailed]),
-      startGroupAtEnd(kafka, groupId, Topics.PaymentConfirmed),
+      startGroupAtEnd(groupId, [Topics.PaymentConfirmed], kafka),
     ]);
     t = await startChainSettlementTestApp({ env, groupId });
   });

@@ -56,7 +56,7 @@ export async function startSettlementHarness(): Promise<SettlementHarness> {
   await Promise.all([
     producer.connect(),
     collector.start([Topics.TransferSucceeded, Topics.TransferFailed]),
-    startGroupAtEnd(kafka, groupId, Topics.PaymentConfirmed),
+    startGroupAtEnd(groupId, [Topics.PaymentConfirmed], kafka),
   ]);
   return {
     groupId,

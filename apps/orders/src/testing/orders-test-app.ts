@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { Kafka, logLevel } from 'kafkajs';
 
 import { Topics } from '@onramp/contracts';
 
 import { createHttpApp } from '@onramp/http';
-import { createDatabase, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
+import { createDatabase, startGroupAtEnd, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
 
 import { KycServiceStub } from './kyc-service-stub';
 
@@ -31,7 +30,7 @@ export async function startOrdersTestApp(env: Record<string, string> = {}): Prom
   const [issuer, kyc] = await Promise.all([
     startTestTokenIssuer(),
     KycServiceStub.start(),
-    startGroupAtEnd(`onramp-${consumerName}`),
+    startGroupAtEnd(`onramp-${consumerName}`, CONSUMED),
   ]);
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
@@ -67,46 +66,6 @@ const CONSUMED = [
   Topics.TransferSucceeded,
   Topics.TransferFailed,
 ];
-
-// A new consumer group starts from the earliest offset; a test group would replay every event other
-// runs left on the shared broker (and dead-letter them: their orders are not in this database).
-// Committing the current end offsets first makes the group see only what happens from now on.
-// (admin.setOffsets would do it too, but it joins the group once per topic, seconds each.)
-async function startGroupAtEnd(groupId: string): Promise<void> {
-  const kafka = new Kafka({
-    clientId: 'orders-test-setup',
-    brokers: (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(','),
-    logLevel: logLevel.NOTHING,
-  });
-  const admin = kafka.admin();
-  await admin.connect();
-  let ends: { topic: string; partition: number; offset: string }[];
-  try {
-    const existing = new Set(await admin.listTopics());
-    const topics = CONSUMED.filter((topic) => existing.has(topic));
-    const offsets = await Promise.all(
-      topics.map(async (topic) => ({ topic, partitions: await admin.fetchTopicOffsets(topic) })),
-    );
-    ends = offsets.flatMap(({ topic, partitions }) =>
-      partitions.map((p) => ({ topic, partition: p.partition, offset: p.high })),
-    );
-  } finally {
-    await admin.disconnect();
-  }
-  if (ends.length === 0) return; // fresh broker: nothing to skip
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
-  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topics: [...new Set(ends.map((e) => e.topic))] });
-    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => undefined });
-    consumer.pause([...new Set(ends.map((e) => e.topic))].map((topic) => ({ topic })));
-    await joined;
-    await consumer.commitOffsets(ends);
-  } finally {
-    await consumer.disconnect();
-  }
-}
 
 // Suites leave nothing behind on a shared server.
 async function dropDatabase(serverUrl: string, databaseUrl: string): Promise<void> {

@@ -8,11 +8,16 @@ import { DataSource } from 'typeorm';
 import { Topics } from '@onramp/contracts';
 import { DEFAULT_BODY_LIMIT, ProblemDetailsFilter, ProblemValidationPipe } from '@onramp/http';
 import { EVENT_TRANSPORT, EventConsumer, EventTransport, MessagingLifecycle } from '@onramp/messaging';
-import { createDatabase, startTestTokenIssuer, TestTokenIssuer, waitFor } from '@onramp/testing';
+import {
+  createDatabase,
+  startGroupAtEnd,
+  startTestTokenIssuer,
+  TestTokenIssuer,
+  waitFor,
+} from '@onramp/testing';
 
 import { AppModule } from '../app.module';
 import { WEBHOOKS_SCHEMA } from '../config';
-import { startGroupAtEnd } from './kafka-group';
 
 export interface WebhookTestApp {
   app: NestFastifyApplication;

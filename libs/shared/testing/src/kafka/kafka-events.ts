@@ -161,20 +161,42 @@ export class EventCollector {
   }
 }
 
-// Commits a consumer group's offsets at the current end of a topic, so an app joining with that
-// group sees only what is published from now on: old payment.confirmed events of other suites on
-// a shared broker would otherwise be paid out by this suite's hot wallet. Takes a few seconds.
-export async function startGroupAtEnd(kafka: Kafka, groupId: string, topic: string): Promise<void> {
+// A new consumer group starts from the earliest offset: a test app joining with it would replay every
+// event other suites left on a shared broker (and pay or dead-letter them). Committing the current end
+// offsets first makes the group see only what is published from now on. (admin.setOffsets would do it
+// too, but it joins the group once per topic, seconds each.)
+export async function startGroupAtEnd(
+  groupId: string,
+  topics: string[],
+  kafka: Kafka = testKafka(),
+): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
+  let ends: { topic: string; partition: number; offset: string }[];
   try {
-    const ends = await admin.fetchTopicOffsets(topic);
-    await admin.setOffsets({
-      groupId,
-      topic,
-      partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
-    });
+    const existing = new Set(await admin.listTopics());
+    const present = topics.filter((topic) => existing.has(topic));
+    const offsets = await Promise.all(
+      present.map(async (topic) => ({ topic, partitions: await admin.fetchTopicOffsets(topic) })),
+    );
+    ends = offsets.flatMap(({ topic, partitions }) =>
+      partitions.map((p) => ({ topic, partition: p.partition, offset: p.high })),
+    );
   } finally {
     await admin.disconnect();
+  }
+  if (ends.length === 0) return; // fresh broker: nothing to skip
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
+  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  await consumer.connect();
+  try {
+    const subscribed = [...new Set(ends.map((e) => e.topic))];
+    await consumer.subscribe({ topics: subscribed });
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => undefined });
+    consumer.pause(subscribed.map((topic) => ({ topic })));
+    await joined;
+    await consumer.commitOffsets(ends);
+  } finally {
+    await consumer.disconnect();
   }
 }
