@@ -50,6 +50,9 @@ const problem = (description: string, headers?: JsonObject): JsonObject => ({
 
 // Answered by the gateway itself on any proxied route.
 const GATEWAY_RESPONSES: Record<string, JsonObject> = {
+  '429': problem('Too many requests from this credential (or, for /auth/token, this address).', {
+    'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } },
+  }),
   '502': problem('The service behind the gateway sent an invalid response.'),
   '503': problem('The service behind the gateway is unreachable. Retry after the given delay.', {
     'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } },
@@ -57,6 +60,7 @@ const GATEWAY_RESPONSES: Record<string, JsonObject> = {
   '504': problem('The service behind the gateway did not answer in time.'),
 };
 const GATEWAY_RESPONSE_NAMES: Record<string, string> = {
+  '429': 'TooManyRequests',
   '502': 'BadGateway',
   '503': 'ServiceUnavailable',
   '504': 'GatewayTimeout',

@@ -1,6 +1,8 @@
 import { bool, commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEFAULT_BODY_LIMIT } from '@onramp/http';
 
+import type { RateLimits } from './edge/rate-limit';
+
 const port = (fallback: number) => int({ default: fallback, min: 0, max: 65535 });
 const localUrl = (p: number) => `http://127.0.0.1:${p}`;
 
@@ -22,6 +24,11 @@ export const gatewayEnvSpec = {
   // Only behind an ingress that sets them: otherwise a client could forge its own X-Forwarded-For.
   GATEWAY_TRUST_FORWARDED: bool({ default: false }),
   GATEWAY_HOST_ROUTING: bool({ default: false }),
+  // 429 + Retry-After past these (0 disables): per credential, and per client IP on /auth/token.
+  RATE_LIMIT_PER_SECOND: int({ default: 200, min: 0 }),
+  RATE_LIMIT_BURST: int({ default: 400, min: 1 }),
+  AUTH_TOKEN_RATE_LIMIT_PER_SECOND: int({ default: 50, min: 0 }),
+  AUTH_TOKEN_RATE_LIMIT_BURST: int({ default: 100, min: 1 }),
   BASE_HOSTNAME: str({ optional: true }),
   KYC_HOSTNAME: str({ optional: true }),
 };
@@ -38,6 +45,7 @@ export interface GatewayConfig {
   connectTimeoutMs: number;
   upstreamTimeoutMs: number;
   trustForwarded: boolean;
+  rateLimits: RateLimits;
   // Ingress deployments: one port, the listener picked by the Host header.
   hostRouting?: { baseHostname: string; kycHostname: string };
 }
@@ -79,6 +87,10 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
     trustForwarded: env.GATEWAY_TRUST_FORWARDED,
+    rateLimits: {
+      api: { ratePerSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+      token: { ratePerSecond: env.AUTH_TOKEN_RATE_LIMIT_PER_SECOND, burst: env.AUTH_TOKEN_RATE_LIMIT_BURST },
+    },
     hostRouting: env.GATEWAY_HOST_ROUTING
       ? { baseHostname: env.BASE_HOSTNAME, kycHostname: env.KYC_HOSTNAME }
       : undefined,

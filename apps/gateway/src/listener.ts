@@ -6,6 +6,7 @@ import { createHttpApp } from '@onramp/http';
 import { GatewayConfig } from './config';
 import { registerApiDocsRoutes } from './docs/api-docs.routes';
 import { installEdgeHooks } from './edge/edge-hooks';
+import { installRateLimit } from './edge/rate-limit';
 import { GatewayModule } from './gateway.module';
 import { hostConstraint, registerProxyRoutes } from './proxy/proxy-routes';
 import { ListenerName, routesFor } from './routes';
@@ -29,6 +30,8 @@ export async function createListener(
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   installEdgeHooks(fastify, { listener: spec.name, bodyLimit: config.bodyLimit });
+  // The admin listener is loopback-only and operator-driven: no limit there.
+  if (spec.routeSets.some((set) => set.listener !== 'admin')) installRateLimit(fastify, config.rateLimits);
   for (const set of spec.routeSets) {
     await registerProxyRoutes(fastify, routesFor(set.listener, config), {
       connectTimeoutMs: config.connectTimeoutMs,
