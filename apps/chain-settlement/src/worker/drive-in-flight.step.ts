@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { assertTransition, isStuck, outcomeOfReceipt, SettlementState } from '@onramp/settlement-domain';
 
 import { classifyChainError } from '../chain/broadcast-errors';
+import { crashPoint } from './crash-point';
 import { ChainClient, ChainReceipt } from '../chain/chain.client';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
@@ -118,6 +119,7 @@ export class DriveInFlightStep {
   private async send(current: SettlementTransactionEntity, hashes: string[]): Promise<SendOutcome> {
     try {
       await this.chain.broadcast(current.rawTx);
+      crashPoint('after-broadcast');
       this.log.log(`order ${current.orderUuid}: broadcast ${current.txHash} (nonce ${current.nonce})`);
       return { kind: 'sent', receipt: null };
     } catch (err) {

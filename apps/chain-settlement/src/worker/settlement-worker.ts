@@ -10,6 +10,7 @@ import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { recordStepFailure } from '../settlements/settlement.repository';
 import { DriveInFlightStep } from './drive-in-flight.step';
 import { SignPendingStep } from './sign-pending.step';
+import { crashPoint } from './crash-point';
 import { OnPicked, StepResult } from './step-result';
 
 // Upper bound of settlements one step handles per tick, so a backlog never starves shutdown.
@@ -95,6 +96,8 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
       try {
         const result = await step(skip, (orderUuid) => (current = orderUuid));
         if (result.kind === 'idle') break;
+        if (result.kind === 'signed') crashPoint('after-sign');
+        if (result.kind === 'broadcast') crashPoint('awaiting-receipt');
         if (result.kind === 'finalized') finalized++;
       } catch (err) {
         if (!current) throw err;
