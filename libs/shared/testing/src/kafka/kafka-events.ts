@@ -192,9 +192,11 @@ export async function startGroupAtEnd(
   try {
     const subscribed = [...new Set(ends.map((e) => e.topic))];
     await consumer.subscribe({ topics: subscribed });
+    // Nothing is resolved or auto-committed, so whatever it fetches meanwhile leaves no trace; pausing
+    // is only possible once the group exists (run() can resolve before that).
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => undefined });
-    consumer.pause(subscribed.map((topic) => ({ topic })));
     await joined;
+    consumer.pause(subscribed.map((topic) => ({ topic })));
     await consumer.commitOffsets(ends);
   } finally {
     await consumer.disconnect();
