@@ -186,6 +186,12 @@ describe('public API conventions through the gateway', () => {
         headers: { 'content-type': 'text/plain' },
       });
       expect(text.status).toBe(415);
+      const form = await a.raw('base', '/orders/create', {
+        method: 'POST',
+        body: 'amount=10&currency=EUR',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(form.status).toBe(415);
     });
   });
 

@@ -11,7 +11,12 @@ type BodyDone = (err: Error | null, body?: unknown) => void;
 // Our HTTP conventions, plus one OAuth nicety: token clients that send `Content-Type:
 // application/json` with no body get the empty body treated as `{}` instead of a 400.
 export async function createAuthApp(config: Pick<AuthConfig, 'logLevel'>): Promise<NestFastifyApplication> {
-  const app = await createHttpApp(AppModule, { name: 'auth', port: 0, logLevel: config.logLevel });
+  const app = await createHttpApp(AppModule, {
+    name: 'auth',
+    port: 0,
+    logLevel: config.logLevel,
+    formBodies: true, // POST /auth/token: grant_type=client_credentials
+  });
   const fastify = app.getHttpAdapter().getInstance();
   const defaultJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');

@@ -13,6 +13,9 @@ export interface HttpServiceOptions {
   host?: string;
   bodyLimit?: number;
   logLevel?: string;
+  // application/x-www-form-urlencoded bodies parsed into objects: only the OAuth token endpoint takes
+  // them; everywhere else a form body is a 415 like any other non-JSON body.
+  formBodies?: boolean;
 }
 
 const LEVELS: Record<string, LogLevel[]> = {
@@ -32,13 +35,15 @@ export async function createHttpApp(
   const fastify = adapter.getInstance();
   // Our APIs speak JSON (and forms for the token endpoint); a text/plain body is a 415, not a string.
   fastify.removeContentTypeParser('text/plain');
-  fastify.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    },
-  );
+  if (opts.formBodies) {
+    fastify.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
+  }
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: LEVELS[opts.logLevel ?? 'info'] ?? LEVELS.info,
     bufferLogs: false,
