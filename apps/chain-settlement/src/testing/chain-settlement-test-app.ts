@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { LogLevel } from '@nestjs/common';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 
-import { DEFAULT_BODY_LIMIT, ProblemDetailsFilter, ProblemValidationPipe } from '@onramp/http';
-import { EVENT_TRANSPORT, EventConsumer, EventTransport } from '@onramp/messaging';
-import { createDatabase } from '@onramp/testing';
+import { createDatabase, startServiceTestApp } from '@onramp/testing';
 
 import { AppModule } from '../app.module';
 import { SETTLEMENT_SCHEMA } from '../config';
@@ -39,24 +35,7 @@ export async function startChainSettlementTestApp(opts: StartOptions): Promise<C
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-      .overrideProvider(EventConsumer)
-      .useFactory({
-        inject: [DataSource, EVENT_TRANSPORT],
-        factory: (ds: DataSource, transport: EventTransport) =>
-          new EventConsumer(ds, transport, { schema: SETTLEMENT_SCHEMA, groupId: opts.groupId }),
-      })
-      .compile();
-    const app = moduleRef.createNestApplication<NestFastifyApplication>(
-      new FastifyAdapter({ bodyLimit: DEFAULT_BODY_LIMIT }),
-      {
-        logger: ['warn', 'error', 'fatal'] satisfies LogLevel[],
-      },
-    );
-    app.useGlobalFilters(new ProblemDetailsFilter());
-    app.useGlobalPipes(new ProblemValidationPipe());
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    const app = await startServiceTestApp(AppModule, { schema: SETTLEMENT_SCHEMA, groupId: opts.groupId });
     return { app, dataSource: app.get(DataSource), databaseUrl, close: () => app.close() };
   } finally {
     for (const [k, v] of Object.entries(saved)) {

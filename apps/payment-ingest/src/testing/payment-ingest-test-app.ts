@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { LogLevel } from '@nestjs/common';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 
-import { DEFAULT_BODY_LIMIT, ProblemDetailsFilter, ProblemValidationPipe } from '@onramp/http';
-import { EVENT_TRANSPORT, EventConsumer, EventTransport } from '@onramp/messaging';
-import { createDatabase, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
+import { createDatabase, startServiceTestApp, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
 
 import { AppModule } from '../app.module';
 import { PAYMENTS_SCHEMA } from '../config';
@@ -39,26 +35,10 @@ export async function startPaymentIngestTestApp(
     AUTH_URL: issuer.url,
   });
   try {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-      .overrideProvider(EventConsumer)
-      .useFactory({
-        inject: [DataSource, EVENT_TRANSPORT],
-        factory: (ds: DataSource, transport: EventTransport) =>
-          new EventConsumer(ds, transport, {
-            schema: PAYMENTS_SCHEMA,
-            groupId: `onramp-payment-ingest-test-${randomUUID()}`,
-          }),
-      })
-      .compile();
-    const app = moduleRef.createNestApplication<NestFastifyApplication>(
-      new FastifyAdapter({ bodyLimit: DEFAULT_BODY_LIMIT }),
-      {
-        logger: ['warn', 'error', 'fatal'] satisfies LogLevel[],
-      },
-    );
-    applyHttpConventions(app);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    const app = await startServiceTestApp(AppModule, {
+      schema: PAYMENTS_SCHEMA,
+      groupId: `onramp-payment-ingest-test-${randomUUID()}`,
+    });
     return {
       app,
       issuer,
@@ -71,11 +51,4 @@ export async function startPaymentIngestTestApp(
   } finally {
     process.env['DATABASE_URL'] = server;
   }
-}
-
-// What createHttpApp (@onramp/http) sets up; it takes a module class, not a compiled testing module.
-// (Nest's own not-found and error handlers, installed at init, go through the global problem+json filter.)
-function applyHttpConventions(app: NestFastifyApplication): void {
-  app.useGlobalFilters(new ProblemDetailsFilter());
-  app.useGlobalPipes(new ProblemValidationPipe());
 }

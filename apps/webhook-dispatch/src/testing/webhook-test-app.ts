@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
-import { LogLevel } from '@nestjs/common';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { DEFAULT_BODY_LIMIT, ProblemDetailsFilter, ProblemValidationPipe } from '@onramp/http';
-import { EVENT_TRANSPORT, EventConsumer, EventTransport, MessagingLifecycle } from '@onramp/messaging';
+import { MessagingLifecycle } from '@onramp/messaging';
 import {
   createDatabase,
   startGroupAtEnd,
+  startServiceTestApp,
   startTestTokenIssuer,
   TestTokenIssuer,
   waitFor,
@@ -48,25 +46,7 @@ export async function startWebhookTestApp(env: Record<string, string> = {}): Pro
     AUTH_URL: issuer.url,
   });
   try {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-      .overrideProvider(EventConsumer)
-      .useFactory({
-        inject: [DataSource, EVENT_TRANSPORT],
-        factory: (ds: DataSource, transport: EventTransport) =>
-          new EventConsumer(ds, transport, { schema: WEBHOOKS_SCHEMA, groupId }),
-      })
-      .compile();
-    const app = moduleRef.createNestApplication<NestFastifyApplication>(
-      new FastifyAdapter({ bodyLimit: DEFAULT_BODY_LIMIT }),
-      {
-        logger: ['warn', 'error', 'fatal'] satisfies LogLevel[],
-      },
-    );
-    // What createHttpApp (@onramp/http) adds; it takes a module class, not a compiled testing module.
-    app.useGlobalFilters(new ProblemDetailsFilter());
-    app.useGlobalPipes(new ProblemValidationPipe());
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    const app = await startServiceTestApp(AppModule, { schema: WEBHOOKS_SCHEMA, groupId: groupId });
     const messaging = app.get(MessagingLifecycle);
     await waitFor(() => messaging.isReady(), {
       timeoutMs: 60_000,

@@ -25,15 +25,13 @@ const LEVELS: Record<string, LogLevel[]> = {
   error: ['error', 'fatal'],
 };
 
-// Applies our HTTP conventions to a Nest app on Fastify: problem+json everywhere, 413/415/400 for
-// bad bodies, form bodies accepted (OAuth token requests), validation with field errors.
-export async function createHttpApp(
-  module: unknown,
-  opts: HttpServiceOptions,
-): Promise<NestFastifyApplication> {
+// The Fastify adapter of every service: body limit (413 past it), JSON only (text/plain is a 415,
+// not a string), and form bodies only where asked for (the OAuth token endpoint).
+export function createHttpAdapter(
+  opts: Pick<HttpServiceOptions, 'bodyLimit' | 'formBodies'> = {},
+): FastifyAdapter {
   const adapter = new FastifyAdapter({ bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT, trustProxy: true });
   const fastify = adapter.getInstance();
-  // Our APIs speak JSON (and forms for the token endpoint); a text/plain body is a 415, not a string.
   fastify.removeContentTypeParser('text/plain');
   if (opts.formBodies) {
     fastify.addContentTypeParser(
@@ -44,18 +42,31 @@ export async function createHttpApp(
       },
     );
   }
-  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
+  return adapter;
+}
+
+// problem+json for everything thrown, validation with field errors. No fastify.setNotFoundHandler/
+// setErrorHandler: Nest installs its own at init() (a second not-found handler throws), and both
+// route through this filter, so unknown routes and Fastify body errors (413/415/400) are problem+json.
+export function applyHttpConventions(app: INestApplication): void {
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  app.useGlobalPipes(new ProblemValidationPipe());
+}
+
+// A service's Nest app on Fastify with our HTTP conventions (tests build theirs from a compiled
+// testing module with createHttpAdapter + applyHttpConventions: the same two pieces).
+export async function createHttpApp(
+  module: unknown,
+  opts: HttpServiceOptions,
+): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(module as never, createHttpAdapter(opts), {
     logger: LEVELS[opts.logLevel ?? 'info'] ?? LEVELS.info,
     bufferLogs: false,
     // The parsers are ours (fastify's JSON + the form parser above); Nest's own would re-register
     // application/x-www-form-urlencoded at init() and fail with "already present".
     bodyParser: false,
   });
-  // No fastify.setNotFoundHandler/setErrorHandler here: Nest installs its own at init() (a second
-  // not-found handler throws), and both of Nest's route through the global filter below, so unknown
-  // routes and Fastify body errors (413/415/400) still come out as problem+json.
-  app.useGlobalFilters(new ProblemDetailsFilter());
-  app.useGlobalPipes(new ProblemValidationPipe());
+  applyHttpConventions(app);
   app.enableShutdownHooks();
   return app;
 }

@@ -30,3 +30,5 @@ export { TopicRecorder } from './kafka/topic-recorder';
 export type { RecordedEvent } from './kafka/topic-recorder';
 export { ProgrammableReceiver } from './webhooks/programmable-receiver';
 export type { Answer, ReceivedDelivery } from './webhooks/programmable-receiver';
+export { startServiceTestApp } from './nest/service-test-app';
+export type { ServiceTestAppOptions } from './nest/service-test-app';
