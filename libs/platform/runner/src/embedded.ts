@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Logger } from '@nestjs/common';
@@ -9,7 +9,8 @@ import { claimDataDir } from './data-dir-lock';
 import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';
 import { FileLogger } from './file-logger';
 import { AppName, LaunchOptions, PlatformHandle, portOf, readyPath, SERVICES } from './platform';
-import { resolvePorts, serviceEnv } from './ports';
+import { tail } from './log-tail';
+import { platformUrls, resolvePorts, serviceEnv } from './ports';
 import { loadLocalSecrets } from './secrets';
 
 export const EMBEDDED_LOG_FILE = 'platform.log';
@@ -89,22 +90,9 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
     env,
     secrets,
     infra,
-    urls: {
-      base: `http://127.0.0.1:${ports.base}`,
-      kyc: `http://127.0.0.1:${ports.kyc}`,
-      admin: `http://127.0.0.1:${ports.admin}`,
-      rpc: infra.env.RPC_URL,
-    },
+    urls: platformUrls(ports, infra.env.RPC_URL),
     startApp,
     killApp,
     stop,
   };
-}
-
-function tail(file: string, lines = 40): string {
-  try {
-    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
 }

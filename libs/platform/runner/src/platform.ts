@@ -1,11 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort } from '@onramp/chain';
 import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/testing';
 
-import { PlatformPorts, resolvePorts, serviceEnv } from './ports';
+import { tail } from './log-tail';
+import { platformUrls, PlatformPorts, resolvePorts, serviceEnv } from './ports';
 import { LocalSecrets, loadLocalSecrets } from './secrets';
 
 export const SERVICES = [
@@ -163,12 +164,7 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     env,
     secrets,
     infra,
-    urls: {
-      base: `http://127.0.0.1:${ports.base}`,
-      kyc: `http://127.0.0.1:${ports.kyc}`,
-      admin: `http://127.0.0.1:${ports.admin}`,
-      rpc: infra.env.RPC_URL,
-    },
+    urls: platformUrls(ports, infra.env.RPC_URL),
     startApp,
     killApp,
     stop,
@@ -182,12 +178,4 @@ function prefix(name: string, chunk: Buffer): string {
     .filter((l) => l.length > 0)
     .map((l) => `[${name}] ${l}\n`)
     .join('');
-}
-
-function tail(file: string, lines = 40): string {
-  try {
-    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
 }

@@ -49,3 +49,15 @@ export function serviceEnv(ports: PlatformPorts): Record<string, string> {
     WEBHOOK_DISPATCH_URL: url(ports.webhookDispatch),
   };
 }
+
+export function platformUrls(
+  ports: PlatformPorts,
+  rpcUrl: string,
+): { base: string; kyc: string; admin: string; rpc: string } {
+  return {
+    base: `http://127.0.0.1:${ports.base}`,
+    kyc: `http://127.0.0.1:${ports.kyc}`,
+    admin: `http://127.0.0.1:${ports.admin}`,
+    rpc: rpcUrl,
+  };
+}
