@@ -1,33 +1,37 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { MerchantAuthModule } from '@onramp/auth';
+import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
 import { FieldCipher } from '@onramp/crypto';
 import { HealthController, IdempotentRequests } from '@onramp/http';
+import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { KYC_CONFIG, KYC_SCHEMA, KycConfig, loadKycConfig } from './config';
+import { AdminKycUsersController } from './admin/admin-kyc-users.controller';
+import { DecideKycUserUseCase } from './admin/decide-kyc-user.usecase';
 import { InternalKycUsersController } from './internal/internal-kyc-users.controller';
 import { AddKycUserUseCase } from './kyc-users/add-kyc-user.usecase';
-import { KycUserEntity } from './kyc-users/kyc-user.entity';
 import { KycPiiCipher } from './kyc-users/kyc-pii';
 import { KycUsersController } from './kyc-users/kyc-users.controller';
 import { KycUsersQueries } from './kyc-users/kyc-users.queries';
-import { CreateKycUsers1750000100000 } from './migrations/1750000100000-create-kyc-users';
+import { SERVICE_DATABASE } from './database';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({
-      url: loadKycConfig().databaseUrl,
-      schema: KYC_SCHEMA,
-      entities: [KycUserEntity],
-      migrations: [CreateKycUsers1750000100000],
-    })),
+    typeOrmRootFor(() => ({ url: loadKycConfig().databaseUrl, ...SERVICE_DATABASE })),
     MessagingModule.forService({ schema: KYC_SCHEMA, service: 'kyc' }),
     MerchantAuthModule,
+    AdminKeyModule.fromEnv(),
   ],
-  controllers: [HealthController, KycUsersController, InternalKycUsersController],
+  controllers: [
+    HealthController,
+    MetricsController,
+    KycUsersController,
+    InternalKycUsersController,
+    AdminKycUsersController,
+  ],
   providers: [
     { provide: KYC_CONFIG, useFactory: loadKycConfig },
     {
@@ -41,6 +45,7 @@ import { CreateKycUsers1750000100000 } from './migrations/1750000100000-create-k
       useFactory: (ds: DataSource) => new IdempotentRequests(ds, KYC_SCHEMA),
     },
     AddKycUserUseCase,
+    DecideKycUserUseCase,
     KycUsersQueries,
   ],
 })

@@ -16,7 +16,7 @@ describe('loadKycConfig', () => {
     );
     expect(() =>
       loadKycConfig({ ...base, ONRAMP_MODE: 'production', KYC_ENCRYPTION_KEY: DEV_KYC_ENCRYPTION_KEY }),
-    ).toThrow('must not be the public development key');
+    ).toThrow('must not be a public development key');
     expect(
       loadKycConfig({ ...base, ONRAMP_MODE: 'production', KYC_ENCRYPTION_KEY: realKey }).encryptionKey,
     ).toBe(realKey);

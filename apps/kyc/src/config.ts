@@ -1,10 +1,10 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
-import { parseKey } from '@onramp/crypto';
+import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
 
 export const KYC_SCHEMA = 'kyc';
 
 // A fixed, public key so a sandbox starts with no setup; refused in production mode.
-export const DEV_KYC_ENCRYPTION_KEY = '6b79632d6465762d6b65792d6e6f742d666f722d70726f64756374696f6e2121';
+export const DEV_KYC_ENCRYPTION_KEY = DEVELOPMENT_KEYS.kycEncryption;
 
 const kycEnv = {
   ONRAMP_MODE: commonEnv.ONRAMP_MODE,
@@ -28,9 +28,9 @@ export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfi
   const env = loadEnv(kycEnv, source);
   const key = env.KYC_ENCRYPTION_KEY || (env.ONRAMP_MODE === 'sandbox' ? DEV_KYC_ENCRYPTION_KEY : '');
   if (!key) throw new ConfigError('invalid configuration: KYC_ENCRYPTION_KEY is required in production mode');
-  if (env.ONRAMP_MODE === 'production' && key === DEV_KYC_ENCRYPTION_KEY) {
+  if (env.ONRAMP_MODE === 'production' && isDevelopmentKey(key)) {
     throw new ConfigError(
-      'invalid configuration: KYC_ENCRYPTION_KEY must not be the public development key in production',
+      'invalid configuration: KYC_ENCRYPTION_KEY must not be a public development key in production',
     );
   }
   try {

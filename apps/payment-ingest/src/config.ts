@@ -1,4 +1,4 @@
-import { commonEnv, defaultPorts, int, loadEnv } from '@onramp/config';
+import { commonEnv, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -8,6 +8,16 @@ const paymentIngestEnv = {
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   HOST: commonEnv.HOST,
   PAYMENT_INGEST_PORT: int({ default: defaultPorts.paymentIngest, min: 0, max: 65535 }),
+  // The same bounds as orders: no credit ever pays outside them, whatever the policy.
+  ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
+  ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),
+  AMOUNT_TOLERANCE_PERCENT: decimalString({ default: '5' }),
+  // The collection account returns are sent from (the same one orders shows payers).
+  COLLECTION_IBAN: str({ optional: true }),
+  COLLECTION_BIC: str({ optional: true }),
+  COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+  // Where each return's pain.001 is also written for the bank upload; unset: API download only.
+  RETURNS_OUTBOX: str({ optional: true }),
 };
 
 export interface PaymentIngestConfig {
@@ -16,6 +26,11 @@ export interface PaymentIngestConfig {
   logLevel: string;
   host: string;
   port: number;
+  minAmount: string;
+  maxAmount: string;
+  tolerancePercent: string;
+  collectionAccount: { iban: string; bic: string | null; name: string } | null;
+  returnsOutbox: string | null;
 }
 
 export const PAYMENT_INGEST_CONFIG = Symbol('PAYMENT_INGEST_CONFIG');
@@ -28,5 +43,18 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
     logLevel: env.LOG_LEVEL,
     host: env.HOST,
     port: env.PAYMENT_INGEST_PORT,
+    minAmount: env.ORDER_MIN_AMOUNT,
+    maxAmount: env.ORDER_MAX_AMOUNT,
+    tolerancePercent: env.AMOUNT_TOLERANCE_PERCENT,
+    collectionAccount: env.COLLECTION_IBAN
+      ? {
+          iban: env.COLLECTION_IBAN,
+          bic: env.COLLECTION_BIC || null,
+          name: env.COLLECTION_ACCOUNT_NAME || 'Onramp Collections',
+        }
+      : env.ONRAMP_MODE === 'sandbox'
+        ? { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', name: 'Onramp Sandbox Collections' }
+        : null,
+    returnsOutbox: env.RETURNS_OUTBOX || null,
   };
 }

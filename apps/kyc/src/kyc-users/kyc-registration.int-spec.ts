@@ -116,29 +116,6 @@ describe('KYC registration side effects (integration)', () => {
     }
   });
 
-  it('answers the internal status lookup without a token, scoped by merchant', async () => {
-    const created = (await add(adultApplicant())).json();
-    const ok = await t.app.inject({
-      method: 'GET',
-      url: `/internal/kyc-users/${created.uuid}?merchantId=${merchant}`,
-    });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ uuid: created.uuid, status: 'APPROVED' });
-
-    const other = await t.app.inject({
-      method: 'GET',
-      url: `/internal/kyc-users/${created.uuid}?merchantId=${randomUUID()}`,
-    });
-    expect(other.statusCode).toBe(404);
-    const noMerchant = await t.app.inject({ method: 'GET', url: `/internal/kyc-users/${created.uuid}` });
-    expect(noMerchant.statusCode).toBe(400);
-    const malformed = await t.app.inject({
-      method: 'GET',
-      url: `/internal/kyc-users/nope?merchantId=${merchant}`,
-    });
-    expect(malformed.statusCode).toBe(400);
-  });
-
   it('reports health and readiness', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
     expect((await t.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);

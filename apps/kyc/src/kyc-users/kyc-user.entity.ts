@@ -19,6 +19,10 @@ export class KycUserEntity {
   @Column({ name: 'status_reason', type: 'text', nullable: true })
   statusReason!: string | null;
 
+  // How many times the status changed since registration (0): orders keeps the highest.
+  @Column({ name: 'status_version', type: 'integer', default: 0 })
+  statusVersion!: number;
+
   // Sealed JSON of KycPii (FieldCipher, associated data = uuid); never readable in the table.
   @Column({ type: 'text' })
   pii!: string;

@@ -3,7 +3,7 @@ import { KycStatus } from '@onramp/contracts';
 import { KycUserEntity } from './kyc-user.entity';
 import { KycAddress, KycDocument, KycPii } from './kyc-pii';
 
-// DESIGN.md section 3: the request's fields plus uuid, status, statusReason?, createdAt, updatedAt.
+// docs/api.md, Conventions: the request's fields plus uuid, status, statusReason?, createdAt, updatedAt.
 export interface KycUserResponse {
   uuid: string;
   externalId?: string;

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
+import { SERVICE_CREDENTIAL_HEADER, signServiceRequest } from '@onramp/auth';
+import { DEVELOPMENT_KEYS } from '@onramp/crypto';
+
 import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
 
 describe('KYC users API (integration)', () => {
@@ -207,5 +210,42 @@ describe('KYC users API (integration)', () => {
       expect(res.statusCode).toBe(400);
     }
     expect((await get('?limit=50')).statusCode).toBe(200);
+  });
+
+  it('answers the internal status lookup only with a service credential, scoped by merchant', async () => {
+    const created = (await add(adultApplicant())).json();
+    const internal = (url: string, credential = true) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: credential
+          ? {
+              [SERVICE_CREDENTIAL_HEADER]: signServiceRequest(
+                'orders',
+                DEVELOPMENT_KEYS.serviceSecret,
+                'GET',
+                url,
+              ),
+            }
+          : {},
+      });
+    const anonymous = await internal(`/internal/kyc-users/${created.uuid}?merchantId=${merchant}`, false);
+    expect(anonymous.statusCode).toBe(401);
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: `/internal/kyc-users/${created.uuid}?merchantId=${merchant}`,
+      headers: { [SERVICE_CREDENTIAL_HEADER]: signServiceRequest('orders', 'guess', 'GET', '/x') },
+    });
+    expect(forged.statusCode).toBe(401);
+    const ok = await internal(`/internal/kyc-users/${created.uuid}?merchantId=${merchant}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ uuid: created.uuid, status: 'APPROVED' });
+
+    const other = await internal(`/internal/kyc-users/${created.uuid}?merchantId=${randomUUID()}`);
+    expect(other.statusCode).toBe(404);
+    const noMerchant = await internal(`/internal/kyc-users/${created.uuid}`);
+    expect(noMerchant.statusCode).toBe(400);
+    const malformed = await internal(`/internal/kyc-users/nope?merchantId=${merchant}`);
+    expect(malformed.statusCode).toBe(400);
   });
 });

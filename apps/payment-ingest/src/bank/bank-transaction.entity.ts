@@ -12,8 +12,27 @@ export class BankTransactionEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @Column('uuid', { name: 'merchant_id' })
-  merchantId!: string;
+  // The sandbox caller's merchant; for a statement credit, the merchant of the order it paid
+  // (null while it pays nothing).
+  @Column('uuid', { name: 'merchant_id', nullable: true })
+  merchantId!: string | null;
+
+  @Column('text', { default: 'SANDBOX' })
+  source!: 'SANDBOX' | 'STATEMENT';
+
+  // The collection account the money arrived on, and the bank's reference of the booking.
+  @Column('text', { name: 'account_iban', nullable: true })
+  accountIban!: string | null;
+
+  @Column('text', { name: 'account_servicer_ref', nullable: true })
+  accountServicerRef!: string | null;
+
+  @Column('text', { name: 'statement_message_id', nullable: true })
+  statementMessageId!: string | null;
+
+  // Why a credit pays nothing and waits for the operator (assign or return); null otherwise.
+  @Column('text', { name: 'suspense_reason', nullable: true })
+  suspenseReason!: string | null;
 
   @Column('text', { name: 'reference_raw', nullable: true })
   referenceRaw!: string | null;

@@ -24,11 +24,23 @@ export class CreditMatcher {
     manager: EntityManager,
     credit: BankTransactionEntity,
     ref: OpenReferenceEntity,
+    payedAmount: string = credit.amount, // what the amount policy lets this credit pay
   ): Promise<MatchOutcome> {
     const now = new Date();
-    const link = { matchedReference: ref.reference, matchedOrderUuid: ref.orderUuid, updatedAt: now };
+    // the credit's merchant is the order's, whoever sent the credit
+    const link = {
+      matchedReference: ref.reference,
+      matchedOrderUuid: ref.orderUuid,
+      merchantId: ref.merchantId,
+      updatedAt: now,
+    };
     if (ref.status !== 'OPEN') {
-      await manager.update(BankTransactionEntity, { id: credit.id }, { ...link, matchStatus: 'DUPLICATE' });
+      // a late or second payment: it waits in suspense for the operator to return it
+      await manager.update(
+        BankTransactionEntity,
+        { id: credit.id },
+        { ...link, matchStatus: 'DUPLICATE', suspenseReason: 'DUPLICATE' },
+      );
       credit.matchStatus = 'DUPLICATE';
       this.log.warn(
         `credit ${credit.id} for ${ref.status} reference of order ${ref.orderUuid} stored as DUPLICATE; it does not pay`,
@@ -56,7 +68,7 @@ export class CreditMatcher {
           orderUuid: ref.orderUuid,
           bankTransactionId: credit.id,
           reference: ref.reference,
-          payedAmount: normalizeDecimal(credit.amount),
+          payedAmount: normalizeDecimal(payedAmount),
           currency: 'EUR',
           payerAccountHolderName: credit.payerName,
           recipientAddress: ref.recipientAddress,

@@ -56,3 +56,16 @@ export async function findWaitingCreditsForUpdate(
     .addOrderBy('t.id', 'ASC')
     .getMany();
 }
+
+// A statement credit has no merchant: it may pay any merchant's order its reference names.
+export async function findReferencesForUpdate(
+  manager: EntityManager,
+  references: string[],
+): Promise<OpenReferenceEntity[]> {
+  if (references.length === 0) return [];
+  return manager
+    .createQueryBuilder(OpenReferenceEntity, 'r')
+    .setLock('pessimistic_write')
+    .where('r.reference = ANY(:references)', { references })
+    .getMany();
+}

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIBAN, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIBAN, IsIn, IsString, Matches, MaxLength } from 'class-validator';
+
+import { OptionalField } from '@onramp/http';
 
 import { BANK_TRANSACTION_STATUSES, BankTransactionStatus } from '../bank/bank-transaction.entity';
 import { IsEurAmount } from './eur-amount.validator';
 
-// What a bank feed tells us about one incoming SEPA credit (DESIGN.md section 5, sandbox bank).
+// What a bank feed tells us about one incoming SEPA credit (docs/api.md, Sandbox bank).
 @ApiSchema({
   name: 'CreateSepaCreditRequest',
   description: 'One incoming SEPA credit, as a bank feed reports it.',
@@ -16,7 +18,7 @@ export class CreateSepaCreditDto {
     maxLength: 140,
     example: 'RF18539007547034',
   })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(140)
   reference?: string;
@@ -52,7 +54,7 @@ export class CreateSepaCreditDto {
     description: 'IBAN of the sending account (spaces allowed).',
     example: 'DE02120300000000202051',
   })
-  @IsOptional()
+  @OptionalField()
   @IsIBAN({}, { message: 'payerIban must be an IBAN' })
   payerIban?: string;
 
@@ -61,13 +63,13 @@ export class CreateSepaCreditDto {
     maxLength: 140,
     example: 'Order RF18539007547034',
   })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(140) // SEPA unstructured remittance information
   remittanceInformation?: string;
 
   @ApiPropertyOptional({ description: 'SEPA end-to-end id.', maxLength: 35, example: 'E2E-20250115-0001' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(35)
   endToEndId?: string;
@@ -77,7 +79,7 @@ export class CreateSepaCreditDto {
     enum: BANK_TRANSACTION_STATUSES,
     default: 'BOOKED',
   })
-  @IsOptional()
+  @OptionalField()
   @IsIn(BANK_TRANSACTION_STATUSES, { message: 'status must be BOOKED or REJECTED' })
   status?: BankTransactionStatus;
 }

@@ -41,6 +41,11 @@ export class RecordSepaCreditUseCase {
     const credit: BankTransactionEntity = {
       id: randomUUID(),
       merchantId: input.merchantId,
+      source: 'SANDBOX',
+      accountIban: null,
+      accountServicerRef: null,
+      statementMessageId: null,
+      suspenseReason: null,
       referenceRaw: input.reference ?? null,
       remittanceInformation: input.remittanceInformation ?? null,
       endToEndId: input.endToEndId ?? null,

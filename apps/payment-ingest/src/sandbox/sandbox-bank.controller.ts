@@ -12,6 +12,12 @@ import { ApiCreateSepaCredit } from './sandbox-bank.openapi';
 import { SandboxOnlyGuard } from './sandbox-only.guard';
 
 // A fake bank feed for sandbox merchants: "the end user paid" becomes one HTTP call.
+const HINTS = {
+  unmatched:
+    'no open order of yours has this reference (yet): the credit is kept and pays the order if one with this reference is created; check the reference against the order (RF...)',
+  duplicate: 'this reference was already paid: the credit is stored as unmatched and pays nothing',
+} as const;
+
 @Controller('sandbox')
 @UseGuards(SandboxOnlyGuard, MerchantAuthGuard)
 @ApiTags('Sandbox bank')
@@ -25,11 +31,11 @@ export class SandboxBankController {
   async createCredit(
     @CurrentMerchant() merchantId: string,
     @Body() body: CreateSepaCreditDto,
-  ): Promise<{ bankTransactionId: string }> {
+  ): Promise<{ bankTransactionId: string; hint?: string }> {
     const amount = eurAmountToString(body.amount);
     if (amount === undefined)
       throw badRequest('the request has invalid fields', [{ field: 'amount', message: 'invalid amount' }]);
-    const { bankTransactionId } = await this.recordCredit.execute({
+    const { bankTransactionId, outcome } = await this.recordCredit.execute({
       merchantId,
       reference: body.reference,
       amount,
@@ -40,6 +46,8 @@ export class SandboxBankController {
       endToEndId: body.endToEndId,
       status: body.status ?? 'BOOKED',
     });
-    return { bankTransactionId };
+    // A credit that pays nothing is still a 202 (the bank booked it), but say why nothing happens.
+    const hint = outcome === 'unmatched' || outcome === 'duplicate' ? HINTS[outcome] : undefined;
+    return hint ? { bankTransactionId, hint } : { bankTransactionId };
   }
 }

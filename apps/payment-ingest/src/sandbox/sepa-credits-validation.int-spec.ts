@@ -35,6 +35,10 @@ describe('payment-ingest: sandbox bank request validation (integration)', () => 
       [{ payerName: 42 }, 'payerName'],
       [{ payerIban: 'not-an-iban' }, 'payerIban'],
       [{ status: 'PENDING' }, 'status'],
+      [{ status: null }, 'status'],
+      [{ payerIban: null }, 'payerIban'],
+      [{ payerName: 'Jane\u0000Doe' }, 'payerName'],
+      [{ remittanceInformation: 'RF18\u0007' }, 'remittanceInformation'],
       [{ remittanceInformation: 'x'.repeat(141) }, 'remittanceInformation'],
     ];
     for (const [patch, field] of cases) {

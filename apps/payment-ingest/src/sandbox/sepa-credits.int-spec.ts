@@ -147,8 +147,9 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     const order = newOrder();
     const res = await credit({ reference: order.reference, amount: 42.5 });
     expect(res.statusCode).toBe(202);
-    const { bankTransactionId } = res.json();
+    const { bankTransactionId, hint } = res.json();
     expect((await creditRow(bankTransactionId)).match_status).toBe('UNMATCHED');
+    expect(hint).toMatch(/no open order of yours has this reference/);
 
     await announce(order);
     const event = await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);

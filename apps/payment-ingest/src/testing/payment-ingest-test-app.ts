@@ -30,6 +30,9 @@ export async function startPaymentIngestTestApp(
   const issuer = await startTestTokenIssuer();
   Object.assign(process.env, {
     ONRAMP_MODE: 'sandbox',
+    // a fresh database per test app: migrating at boot stands in for the `migrate` step, in
+    // production mode too (where apps otherwise wait for it)
+    DB_MIGRATE_AT_BOOT: 'true',
     ...env,
     DATABASE_URL: databaseUrl,
     AUTH_URL: issuer.url,

@@ -6,19 +6,20 @@ import {
   IsISO31661Alpha2,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 
+import { OptionalField } from '@onramp/http';
+
 import { IsDateOfBirth } from './calendar-date.validator';
 import { KycAddressDto } from './kyc-address.dto';
 import { KycDocumentDto } from './kyc-document.dto';
 import { compactPhone, toUpperTrimmed, trimmed } from './string-transforms';
 
-// DESIGN.md section 3, KYC request.
+// docs/api.md, Conventions, KYC request.
 @ApiSchema({ name: 'AddKycUserRequest', description: 'Identification data of an end user.' })
 export class AddKycUserDto {
   @ApiPropertyOptional({
@@ -29,7 +30,7 @@ export class AddKycUserDto {
     example: 'customer-4711',
   })
   @trimmed()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -75,7 +76,7 @@ export class AddKycUserDto {
     example: '+4915112345678',
   })
   @compactPhone()
-  @IsOptional()
+  @OptionalField()
   @Matches(/^\+[1-9]\d{6,14}$/, { message: 'phone must be in E.164 format, e.g. +4915112345678' })
   phone?: string;
 
@@ -90,7 +91,7 @@ export class AddKycUserDto {
     description: 'Identity document. An expired one is `REJECTED`.',
     type: () => KycDocumentDto,
   })
-  @IsOptional()
+  @OptionalField()
   @IsObject({ message: 'document must be an object' })
   @ValidateNested()
   @Type(() => KycDocumentDto)

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsISO31661Alpha2, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsISO31661Alpha2, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
+import { OptionalField } from '@onramp/http';
 
 import { toUpperTrimmed, trimmed } from './string-transforms';
 
@@ -19,7 +21,7 @@ export class KycAddressDto {
 
   @ApiPropertyOptional({ description: 'Additional address line.', maxLength: 200, example: 'Apartment 3' })
   @trimmed()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(200)
   line2?: string;

@@ -1,0 +1,16 @@
+import type { ServiceDataSourceOptions } from '@onramp/persistence';
+
+import { PAYMENTS_SCHEMA } from './config';
+import { BankTransactionEntity } from './bank/bank-transaction.entity';
+import { CreatePaymentsTables1763800000000 } from './migrations/1763800000000-create-payments-tables';
+import { BankStatements1763900000000 } from './migrations/1763900000000-bank-statements';
+import { Returns1763900000001 } from './migrations/1763900000001-returns';
+import { OpenReferenceEntity } from './references/open-reference.entity';
+
+// The schema, entities and migrations of this service: the app at boot and the `migrate` command
+// (tools/migrate) read this one list, so a migration can never be known to one and not the other.
+export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
+  schema: PAYMENTS_SCHEMA,
+  entities: [OpenReferenceEntity, BankTransactionEntity],
+  migrations: [CreatePaymentsTables1763800000000, BankStatements1763900000000, Returns1763900000001],
+};

@@ -1,0 +1,129 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { DataSource } from 'typeorm';
+
+import { AdminKeyGuard } from '@onramp/auth';
+import { badRequest, ProblemException } from '@onramp/http';
+
+import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { AssignCreditUseCase } from './assign-credit.usecase';
+import { ReturnCreditUseCase } from './return-credit.usecase';
+import { IngestBankStatementUseCase, StatementCounts } from './ingest-bank-statement.usecase';
+
+export class AssignCreditDto {
+  @IsUUID()
+  orderUuid!: string;
+}
+
+export class ReturnCreditDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  reason!: string;
+}
+
+const idParam = new ParseUUIDPipe({
+  exceptionFactory: () => badRequest('id must be a UUID', [{ field: 'id', message: 'id must be a UUID' }]),
+});
+
+export interface SuspenseCredit {
+  id: string;
+  amount: string;
+  currency: string;
+  reference: string | null; // as found: structured reference, else free text, else end-to-end id
+  payerName: string;
+  payerIban: string | null;
+  accountIban: string | null;
+  reason: string;
+  createdAt: string;
+}
+
+// Operators only (the gateway serves /admin/* on its loopback listener).
+@Controller('admin')
+@UseGuards(AdminKeyGuard)
+export class AdminBankStatementsController {
+  constructor(
+    private readonly ingest: IngestBankStatementUseCase,
+    private readonly dataSource: DataSource,
+    private readonly assignCredit: AssignCreditUseCase,
+    private readonly returnCredit: ReturnCreditUseCase,
+  ) {}
+
+  // Sends a suspense credit back to its payer: 202, the money leaves when the bank runs the pain.001.
+  @Post('bank-transactions/:id/return')
+  @HttpCode(202)
+  async return(
+    @Param('id', idParam) id: string,
+    @Body() input: ReturnCreditDto,
+  ): Promise<{ returnId: string }> {
+    return this.returnCredit.execute(id.toLowerCase(), input.reason.trim());
+  }
+
+  @Get('returns/:id/pain001')
+  @Header('content-type', 'application/xml; charset=utf-8')
+  async pain001(@Param('id', idParam) id: string): Promise<string> {
+    return this.returnCredit.pain001(id.toLowerCase());
+  }
+
+  // The operator's decision that a suspense credit pays this order (exactly once).
+  @Post('bank-transactions/:id/assign')
+  @HttpCode(200)
+  async assign(
+    @Param('id', idParam) id: string,
+    @Body() input: AssignCreditDto,
+  ): Promise<{ id: string; orderUuid: string; payedAmount: string }> {
+    return this.assignCredit.execute(id.toLowerCase(), input.orderUuid.toLowerCase());
+  }
+
+  // The raw camt.053 / camt.054 file, Content-Type application/xml.
+  @Post('bank-statements')
+  @HttpCode(201)
+  async upload(@Body() body: unknown): Promise<StatementCounts> {
+    if (typeof body !== 'string' || body.trim().length === 0) {
+      throw new ProblemException(
+        415,
+        'send the camt.053 or camt.054 file itself with Content-Type: application/xml',
+      );
+    }
+    return this.ingest.execute(body);
+  }
+
+  // Credits that pay nothing and wait for the operator.
+  @Get('bank-transactions')
+  async list(@Query('suspense') suspense: string | undefined): Promise<SuspenseCredit[]> {
+    if (suspense !== 'true')
+      throw badRequest('only ?suspense=true is supported', [{ field: 'suspense', message: 'must be true' }]);
+    const rows = await this.dataSource
+      .getRepository(BankTransactionEntity)
+      .createQueryBuilder('t')
+      .where('t.suspense_reason IS NOT NULL')
+      .andWhere(`t.match_status <> 'MATCHED'`)
+      .andWhere('NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = t.id)')
+      .orderBy('t.createdAt', 'ASC')
+      .addOrderBy('t.id', 'ASC')
+      .take(500)
+      .getMany();
+    return rows.map((t) => ({
+      id: t.id,
+      amount: t.amount,
+      currency: t.currency,
+      reference: t.referenceRaw ?? t.remittanceInformation ?? t.endToEndId,
+      payerName: t.payerName,
+      payerIban: t.payerIban,
+      accountIban: t.accountIban,
+      reason: t.suspenseReason ?? '',
+      createdAt: t.createdAt.toISOString(),
+    }));
+  }
+}

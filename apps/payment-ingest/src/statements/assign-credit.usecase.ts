@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { compareDecimal } from '@onramp/money';
+import { conflict, notFound, ProblemException } from '@onramp/http';
+import { OutboxRelay } from '@onramp/messaging';
+
+import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+import { CreditMatcher } from '../matching/credit-matcher';
+import { lockReferenceKeys } from '../matching/reference-locks';
+import { OpenReferenceEntity } from '../references/open-reference.entity';
+
+// The operator decides that a suspense credit pays an order (a typo in the reference, an amount
+// the policy held back). It pays exactly once: the credit and the order's reference are locked,
+// only an unmatched credit and an OPEN reference qualify, and a unique index allows one matched
+// credit per order. The maximum order amount holds here too.
+@Injectable()
+export class AssignCreditUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly matcher: CreditMatcher,
+    private readonly relay: OutboxRelay,
+    @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+  ) {}
+
+  async execute(
+    creditId: string,
+    orderUuid: string,
+  ): Promise<{ id: string; orderUuid: string; payedAmount: string }> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const ref = await manager.findOneBy(OpenReferenceEntity, { orderUuid });
+      if (!ref) throw notFound('order not found (no payment reference known for it)');
+      await lockReferenceKeys(manager, [ref.reference]);
+      const credit = await manager
+        .createQueryBuilder(BankTransactionEntity, 't')
+        .setLock('pessimistic_write')
+        .where('t.id = :id', { id: creditId })
+        .getOne();
+      if (!credit) throw notFound('bank transaction not found');
+      if (credit.matchStatus === 'MATCHED' || credit.suspenseReason === null || credit.status !== 'BOOKED') {
+        throw conflict('only a booked credit waiting in suspense can be assigned');
+      }
+      const returned: unknown[] = await manager.query(
+        `SELECT 1 FROM payments.returns WHERE bank_transaction_id = $1`,
+        [credit.id],
+      );
+      if (returned.length > 0) throw conflict('this credit is being returned to its payer');
+      const locked = await manager
+        .createQueryBuilder(OpenReferenceEntity, 'r')
+        .setLock('pessimistic_write')
+        .where('r.reference = :reference', { reference: ref.reference })
+        .getOneOrFail();
+      if (locked.status !== 'OPEN') throw conflict('the order is already paid or finished');
+      if (compareDecimal(credit.amount, this.config.maxAmount) > 0) {
+        throw new ProblemException(
+          422,
+          `a credit above ORDER_MAX_AMOUNT (${this.config.maxAmount} EUR) never pays an order; return it`,
+        );
+      }
+      await manager.update(BankTransactionEntity, { id: credit.id }, { suspenseReason: null });
+      credit.suspenseReason = null;
+      const outcome = await this.matcher.apply(manager, credit, locked, credit.amount);
+      if (outcome !== 'confirmed') throw conflict('the credit could not pay the order');
+      return { id: credit.id, orderUuid, payedAmount: credit.amount };
+    });
+    this.relay.nudge();
+    return result;
+  }
+}

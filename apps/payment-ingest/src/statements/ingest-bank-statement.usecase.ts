@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { badRequest } from '@onramp/http';
+import { OutboxRelay } from '@onramp/messaging';
+import {
+  BankStatement,
+  CamtParseError,
+  creditReferenceCandidates,
+  decideAmount,
+  DEFAULT_AMOUNT_POLICY,
+  parseCamt,
+  StatementTransaction,
+} from '@onramp/payments-domain';
+
+import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+import { CreditMatcher } from '../matching/credit-matcher';
+import { pickReference } from '../matching/reference-matching';
+import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
+
+export interface StatementCounts {
+  messageId: string;
+  entries: number;
+  creditsBooked: number; // new booked credits stored from this file
+  creditsMatched: number; // of those, how many paid an order
+  duplicates: number; // credits already known (same account and AcctSvcrRef, or the whole file)
+}
+
+// Books the credits of a camt.053/054 file. The whole file is one transaction: it parses
+// completely or changes nothing, and a replay (same message id, or the same bookings in another
+// file, e.g. the evening camt.053 after the morning camt.054) books nothing twice.
+@Injectable()
+export class IngestBankStatementUseCase {
+  private readonly log = new Logger(IngestBankStatementUseCase.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly matcher: CreditMatcher,
+    private readonly relay: OutboxRelay,
+    @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+  ) {}
+
+  parse(xml: string): BankStatement {
+    try {
+      return parseCamt(xml);
+    } catch (err) {
+      if (err instanceof CamtParseError) {
+        throw badRequest(`bank statement not read: ${err.message}`, [
+          { field: 'body', message: err.message },
+        ]);
+      }
+      throw err;
+    }
+  }
+
+  async execute(xml: string): Promise<StatementCounts> {
+    const statement = this.parse(xml);
+    const credits = statement.transactions.filter(
+      (t) => t.direction === 'CRDT' && t.status === 'BOOK' && !t.reversal && t.currency === 'EUR',
+    );
+    const counts = await this.dataSource.transaction(async (manager): Promise<StatementCounts> => {
+      const result: StatementCounts = {
+        messageId: statement.messageId,
+        entries: statement.entryCount,
+        creditsBooked: 0,
+        creditsMatched: 0,
+        duplicates: 0,
+      };
+      const first: unknown[] = await manager.query(
+        `INSERT INTO "payments"."bank_statements" (message_id, kind, version, entries, credits_booked, credits_matched, duplicates)
+         VALUES ($1, $2, $3, $4, 0, 0, 0) ON CONFLICT DO NOTHING RETURNING message_id`,
+        [statement.messageId, statement.kind, statement.version, statement.entryCount],
+      );
+      if (first.length === 0) return { ...result, duplicates: credits.length };
+      for (const tx of statement.transactions) {
+        if (tx.direction === 'DBIT' && tx.status === 'BOOK' && !tx.reversal)
+          await this.settleReturn(manager, tx);
+      }
+      for (const tx of credits) {
+        const outcome = await this.book(manager, statement, tx);
+        if (outcome === 'duplicate') result.duplicates++;
+        else result.creditsBooked++;
+        if (outcome === 'matched') result.creditsMatched++;
+      }
+      await manager.query(
+        `UPDATE "payments"."bank_statements" SET credits_booked = $2, credits_matched = $3, duplicates = $4 WHERE message_id = $1`,
+        [statement.messageId, result.creditsBooked, result.creditsMatched, result.duplicates],
+      );
+      return result;
+    });
+    if (counts.creditsMatched > 0) this.relay.nudge();
+    this.log.log(
+      `statement ${statement.messageId} (${statement.kind} ${statement.version}): ${counts.creditsBooked} credits booked, ${counts.creditsMatched} matched, ${counts.duplicates} duplicates`,
+    );
+    return counts;
+  }
+
+  private async book(
+    manager: EntityManager,
+    statement: BankStatement,
+    tx: StatementTransaction,
+  ): Promise<'duplicate' | 'matched' | 'suspense'> {
+    const candidates = creditReferenceCandidates({
+      structured: tx.structuredReferences,
+      unstructured: tx.unstructured,
+      endToEndId: tx.endToEndId,
+    });
+    await lockReferenceKeys(manager, candidates);
+    const now = new Date();
+    const credit: BankTransactionEntity = {
+      id: randomUUID(),
+      merchantId: null,
+      source: 'STATEMENT',
+      accountIban: tx.accountIban,
+      accountServicerRef: tx.key,
+      statementMessageId: statement.messageId,
+      suspenseReason: null,
+      referenceRaw: tx.structuredReferences[0] ?? null,
+      remittanceInformation: tx.unstructured,
+      endToEndId: tx.endToEndId,
+      candidateReferences: candidates,
+      amount: tx.amount,
+      currency: tx.currency,
+      payerName: tx.debtorName ?? '',
+      payerIban: tx.debtorIban,
+      status: 'BOOKED',
+      matchStatus: 'UNMATCHED',
+      matchedReference: null,
+      matchedOrderUuid: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(BankTransactionEntity)
+      .values(credit)
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    if ((inserted.raw as unknown[]).length === 0) return 'duplicate';
+
+    const ref = pickReference(await findReferencesForUpdate(manager, candidates), candidates);
+    if (!ref) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
+    if (ref.status !== 'OPEN') {
+      await this.matcher.apply(manager, credit, ref); // recorded as DUPLICATE, in suspense
+      return 'suspense';
+    }
+    const decision = decideAmount({
+      policy: DEFAULT_AMOUNT_POLICY,
+      tolerancePercent: this.config.tolerancePercent,
+      orderAmount: ref.amount,
+      received: tx.amount,
+      minAmount: this.config.minAmount,
+      maxAmount: this.config.maxAmount,
+    });
+    if (!decision.pays) {
+      await manager.update(
+        BankTransactionEntity,
+        { id: credit.id },
+        {
+          matchedReference: ref.reference,
+          matchedOrderUuid: null,
+          suspenseReason: decision.reason,
+          updatedAt: now,
+        },
+      );
+      return 'suspense';
+    }
+    const outcome = await this.matcher.apply(manager, credit, ref, decision.payedAmount);
+    return outcome === 'confirmed' ? 'matched' : 'suspense';
+  }
+
+  // A booked debit to a payer we owe a return: the money left, RETURN_PENDING -> RETURNED. Matched
+  // on the payer's IBAN and the amount, and on the original end-to-end id when the bank shows one.
+  private async settleReturn(manager: EntityManager, tx: StatementTransaction): Promise<void> {
+    if (!tx.creditorIban) return;
+    const e2e = tx.endToEndId && tx.endToEndId !== 'NOTPROVIDED' ? tx.endToEndId : null;
+    await manager.query(
+      `UPDATE payments.returns SET status = 'RETURNED', updated_at = now()
+       WHERE id = (
+         SELECT id FROM payments.returns
+         WHERE status = 'RETURN_PENDING' AND creditor_iban = $1 AND amount = $2
+           AND ($3::text IS NULL OR original_end_to_end_id = $3)
+         ORDER BY created_at LIMIT 1 FOR UPDATE)
+`,
+      [tx.creditorIban, tx.amount, e2e],
+    );
+  }
+
+  private async suspend(
+    manager: EntityManager,
+    credit: BankTransactionEntity,
+    reason: string,
+  ): Promise<'suspense'> {
+    await manager.update(
+      BankTransactionEntity,
+      { id: credit.id },
+      { suspenseReason: reason, updatedAt: new Date() },
+    );
+    return 'suspense';
+  }
+}

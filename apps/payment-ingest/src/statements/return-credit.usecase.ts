@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { conflict, notFound, ProblemException } from '@onramp/http';
+import { buildPain001Return } from '@onramp/payments-domain';
+
+import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+
+// Sends a suspense credit back to its payer: records the return (one per credit, unique) with its
+// pain.001.001.09 in one transaction, then drops the file in the returns outbox for the bank.
+// The money leaves when the operator uploads that file to the bank; a statement showing the
+// debit moves the return from RETURN_PENDING to RETURNED.
+@Injectable()
+export class ReturnCreditUseCase {
+  private readonly log = new Logger(ReturnCreditUseCase.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+  ) {}
+
+  async execute(creditId: string, reason: string): Promise<{ returnId: string }> {
+    const account = this.config.collectionAccount;
+    if (!account) {
+      throw new ProblemException(
+        503,
+        'returns need COLLECTION_IBAN (and COLLECTION_BIC, COLLECTION_ACCOUNT_NAME)',
+      );
+    }
+    const created = await this.dataSource.transaction(async (manager) => {
+      const credit = await manager
+        .createQueryBuilder(BankTransactionEntity, 't')
+        .setLock('pessimistic_write')
+        .where('t.id = :id', { id: creditId })
+        .getOne();
+      if (!credit) throw notFound('bank transaction not found');
+      if (credit.matchStatus === 'MATCHED' || credit.suspenseReason === null || credit.status !== 'BOOKED') {
+        throw conflict('only a booked credit waiting in suspense can be returned');
+      }
+      if (!credit.payerIban) throw new ProblemException(422, 'the credit has no payer IBAN to return it to');
+      const existing: unknown[] = await manager.query(
+        `SELECT id FROM payments.returns WHERE bank_transaction_id = $1`,
+        [credit.id],
+      );
+      if (existing.length > 0) throw conflict('this credit is already being returned');
+      const now = new Date();
+      const returnId = randomUUID();
+      const messageId = `RET${returnId.replace(/-/g, '').slice(0, 24).toUpperCase()}`;
+      const pain001 = buildPain001Return({
+        messageId,
+        createdAt: now,
+        requestedExecutionDate: now.toISOString().slice(0, 10),
+        debtor: account,
+        payments: [
+          {
+            instructionId: messageId,
+            originalEndToEndId: credit.endToEndId,
+            amount: credit.amount,
+            creditorName: credit.payerName || 'NOTPROVIDED',
+            creditorIban: credit.payerIban,
+            creditorBic: null,
+            remittance: `Return of your payment: ${reason}`,
+          },
+        ],
+      });
+      await manager.query(
+        `INSERT INTO payments.returns (id, bank_transaction_id, amount, currency, creditor_name, creditor_iban,
+           original_end_to_end_id, reason, status, message_id, pain001)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'RETURN_PENDING', $9, $10)`,
+        [
+          returnId,
+          credit.id,
+          credit.amount,
+          credit.currency,
+          credit.payerName,
+          credit.payerIban,
+          credit.endToEndId,
+          reason,
+          messageId,
+          pain001,
+        ],
+      );
+      return { returnId, pain001 };
+    });
+    if (this.config.returnsOutbox) {
+      // after the commit: a crash here leaves the file downloadable from the API
+      try {
+        await mkdir(this.config.returnsOutbox, { recursive: true });
+        await writeFile(join(this.config.returnsOutbox, `${created.returnId}.pain001.xml`), created.pain001, {
+          flag: 'wx',
+        });
+      } catch (err) {
+        this.log.error(
+          `return ${created.returnId}: pain.001 not written to the outbox: ${(err as Error).message}`,
+        );
+      }
+    }
+    return { returnId: created.returnId };
+  }
+
+  async pain001(returnId: string): Promise<string> {
+    const rows: { pain001: string }[] = await this.dataSource.query(
+      `SELECT pain001 FROM payments.returns WHERE id = $1`,
+      [returnId],
+    );
+    if (rows.length === 0) throw notFound('return not found');
+    return rows[0].pain001;
+  }
+}
