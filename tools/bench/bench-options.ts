@@ -1,0 +1,49 @@
+export const PROBES = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const;
+export type ProbeId = (typeof PROBES)[number];
+
+export interface BenchOptions {
+  smoke: boolean;
+  distributed: boolean;
+  only: Set<ProbeId>;
+  durationS?: number; // overrides the length of the timed probes (P1 per side, P2's pacing)
+  portOffset: number;
+  cpuProf: boolean; // profile the platform process (embedded mode: every app) into bench/results/
+}
+
+export const BENCH_USAGE =
+  'npm run bench -- [--smoke] [--distributed] [--only P1,P3] [--duration <s>] [--port-offset <n>] [--cpu-prof]';
+
+export function parseBenchOptions(argv: string[]): BenchOptions {
+  const opts: BenchOptions = {
+    smoke: false,
+    distributed: false,
+    only: new Set(PROBES),
+    portOffset: Number(process.env.BENCH_PORT_OFFSET ?? 22500),
+    cpuProf: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value\nusage: ${BENCH_USAGE}`);
+      return v;
+    };
+    if (arg === '--smoke') opts.smoke = true;
+    else if (arg === '--distributed') opts.distributed = true;
+    else if (arg === '--cpu-prof') opts.cpuProf = true;
+    else if (arg === '--only') {
+      const ids = value()
+        .toUpperCase()
+        .split(',')
+        .map((s) => s.trim());
+      const bad = ids.filter((id) => !(PROBES as readonly string[]).includes(id));
+      if (bad.length) throw new Error(`unknown probe(s) ${bad.join(', ')}; known: ${PROBES.join(', ')}`);
+      opts.only = new Set(ids as ProbeId[]);
+    } else if (arg === '--duration') {
+      opts.durationS = Number(value());
+      if (!(opts.durationS > 0)) throw new Error(`--duration wants seconds > 0\nusage: ${BENCH_USAGE}`);
+    } else if (arg === '--port-offset') opts.portOffset = Number(value());
+    else throw new Error(`unknown argument ${arg}\nusage: ${BENCH_USAGE}`);
+  }
+  return opts;
+}

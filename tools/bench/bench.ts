@@ -1,0 +1,169 @@
+// `npm run bench [-- --smoke] [--distributed] [--only P1,P3] [--duration <s>] [--cpu-prof]`
+//
+// Starts a throw-away platform (embedded by default, one process per app over Kafka with
+// --distributed) on its own ports and servers, runs the probes P1-P6 against it and against
+// baselines measured in the same run on the same Postgres and chain, prints one table and writes
+// bench/results/<timestamp>.json. The machine's load moves absolute figures; the ratios to the
+// same-run baselines are what to compare between runs. Figures are reported, never asserted.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Logger } from '@nestjs/common';
+import { Pool } from 'pg';
+
+import { findRepoRoot } from '@onramp/testing';
+
+import { BenchContext, Row } from './bench-context';
+import { BenchOptions, parseBenchOptions, ProbeId } from './bench-options';
+import { formatTable } from './bench-table';
+import { stopReceivers } from './bench-merchant';
+import { Child, forkScript, treeRssMb } from './child-process';
+import { HostReady } from './platform-host';
+import { probeOrderCreation } from './probes/p1-order-creation';
+import { probeCreditToWebhook } from './probes/p2-credit-to-webhook';
+import { probePayoutBurst } from './probes/p3-payout-burst';
+import { probeWebhookDispatch } from './probes/p4-webhook-dispatch';
+import { probeOutboxRelay } from './probes/p5-outbox-relay';
+import { fundBaselineSigners } from './raw-chain';
+import { sleep } from './stats';
+
+const started = Date.now();
+const log = (line: string): void => {
+  const t = ((Date.now() - started) / 1000).toFixed(0).padStart(4);
+  process.stderr.write(`[bench +${t}s] ${line}\n`);
+};
+
+async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> }): Promise<number> {
+  Logger.overrideLogger(['error']); // the baselines' own library logs (the embedded log's notices)
+  const root = findRepoRoot();
+  const resultsDir = join(root, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const runDir = mkdtempSync(join(tmpdir(), 'onramp-bench-'));
+  const logDir = join(runDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const mode = opts.distributed ? 'distributed' : 'embedded';
+  log(
+    `starting the platform (${mode}, port offset ${opts.portOffset}${opts.smoke ? ', smoke' : ''}); logs in ${logDir}`,
+  );
+
+  const host = await forkScript<HostReady>('platform-host.ts', [mode, logDir, String(opts.portOffset)], {
+    logFile: join(logDir, 'host.log'),
+    // a throw-away platform: never the servers of a running `npm start`
+    env: { DATABASE_URL: '', RPC_URL: '', KAFKA_BROKERS: '', USDC_ADDRESS: '' },
+    execArgv: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
+    timeoutMs: 600_000,
+  });
+  hostRef.current = host;
+  const platform = host.ready;
+  log(`platform ready in ${(platform.ms / 1000).toFixed(1)} s at ${platform.urls.base}`);
+  const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 4 });
+  const ctx: BenchContext = {
+    opts,
+    platform,
+    hostPid: host.proc.pid ?? 0,
+    db,
+    logDir,
+    log,
+    size: (full, smoke) => (opts.smoke ? smoke : full),
+  };
+  const rows: Row[] = [];
+  const failed: string[] = [];
+  try {
+    await sleep(ctx.size(3000, 500));
+    const idleRss = treeRssMb(ctx.hostPid, 'node');
+    await fundBaselineSigners(platform.env, 10n ** 15n);
+    let rssUnderLoad: number | undefined;
+    const run = async (id: ProbeId, probe: () => Promise<Row[]>): Promise<void> => {
+      if (!opts.only.has(id)) return;
+      log(`${id}: start`);
+      try {
+        rows.push(...(await probe()));
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        failed.push(`${id}: ${message}`);
+        log(`${id} failed: ${message}`);
+      }
+    };
+    await run('P1', () => probeOrderCreation(ctx));
+    await run('P2', async () => {
+      const r = await probeCreditToWebhook(ctx);
+      rssUnderLoad = r.rssUnderLoadMb;
+      return r.rows;
+    });
+    await run('P3', () => probePayoutBurst(ctx));
+    await run('P4', () => probeWebhookDispatch(ctx));
+    await run('P5', () => probeOutboxRelay(ctx));
+    await run('P6', async () => [
+      {
+        probe: 'P6',
+        metric: `cold start (${mode}, with servers)`,
+        unit: 's',
+        value: platform.ms / 1000,
+        note: appsOnly(platform),
+      },
+      { probe: 'P6', metric: 'idle RSS, node processes', unit: 'MB', value: idleRss },
+      ...(rssUnderLoad === undefined
+        ? []
+        : [{ probe: 'P6', metric: 'RSS under P2 load', unit: 'MB', value: rssUnderLoad }]),
+    ]);
+  } finally {
+    await stopReceivers();
+    await db.end();
+  }
+
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  const table = formatTable(rows);
+  process.stdout.write(`\nbench (${mode}${opts.smoke ? ', smoke' : ''}), load average ${load}\n${table}\n`);
+  const file = join(resultsDir, `${new Date(started).toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        startedAt: new Date(started).toISOString(),
+        mode,
+        smoke: opts.smoke,
+        loadavg: loadavg(),
+        rows,
+        failed,
+      },
+      null,
+      2,
+    ),
+  );
+  log(`results in ${file}`);
+  if (failed.length) process.stderr.write(`failed probes:\n${failed.map((f) => `  - ${f}`).join('\n')}\n`);
+  return failed.length ? 1 : 0;
+}
+
+// The launch time minus the slowest server start: what the apps themselves took.
+function appsOnly(platform: HostReady): string {
+  const servers = Math.max(0, ...platform.report.map((r) => r.ms));
+  return `apps ${((platform.ms - servers) / 1000).toFixed(1)} s after the slowest server (${servers} ms)`;
+}
+
+const hostRef: { current?: Child<HostReady> } = {};
+const stopHost = async (): Promise<void> => {
+  await hostRef.current?.stop().catch((err: unknown) => log(`stop: ${String(err)}`));
+};
+process.on('SIGINT', () => void stopHost().then(() => process.exit(130)));
+let parsed: BenchOptions;
+try {
+  parsed = parseBenchOptions(process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+}
+main(parsed, hostRef).then(
+  async (code) => {
+    await stopHost();
+    process.exit(code);
+  },
+  async (err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    await stopHost();
+    process.exit(2);
+  },
+);

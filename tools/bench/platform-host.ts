@@ -1,0 +1,66 @@
+// The platform under test, in a process of its own (so the load generator never shares its event
+// loop), started through the same launchers as `npm start`. Tells the bench its URLs and env over
+// IPC once ready; stops everything when the bench says so or goes away.
+import { launchEmbedded, launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+
+export interface HostReady {
+  type: 'ready';
+  ms: number;
+  urls: PlatformHandle['urls'];
+  env: Record<string, string>;
+  secrets: PlatformHandle['secrets'];
+  report: PlatformHandle['infra']['report'];
+}
+
+async function main(): Promise<void> {
+  const [mode, logDir, offset] = process.argv.slice(2);
+  const t0 = Date.now();
+  const launch = mode === 'distributed' ? launchPlatform : launchEmbedded;
+  const platform = await launch({ logDir, portOffset: Number(offset), env: benchEnv() });
+  const ready: HostReady = {
+    type: 'ready',
+    ms: Date.now() - t0,
+    urls: platform.urls,
+    env: platform.env,
+    secrets: platform.secrets,
+    report: platform.infra.report,
+  };
+  process.send?.(ready);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    platform.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('message', (m: { type?: string }) => m.type === 'stop' && stop());
+  process.on('disconnect', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+// Rate limits off (the bench is the only client and would be throttled first); quiet logs.
+function benchEnv(): Record<string, string> {
+  return {
+    RATE_LIMIT_PER_SECOND: '0',
+    RATE_LIMIT_PER_CLIENT_PER_SECOND: '0',
+    AUTH_TOKEN_RATE_LIMIT_PER_SECOND: '0',
+    ADMIN_RATE_LIMIT_PER_SECOND: '0',
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+    KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    // BENCH_ENV_X=1 sets X=1 in the platform: for trying a setting without editing code
+    ...Object.fromEntries(
+      Object.entries(process.env).flatMap(([k, v]) =>
+        k.startsWith('BENCH_ENV_') && v ? [[k.slice(10), v]] : [],
+      ),
+    ),
+  };
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`platform host: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

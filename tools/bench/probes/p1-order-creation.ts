@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+
+import { BenchContext, Row, waitQuiet } from '../bench-context';
+import { openMerchant, orderBody } from '../bench-merchant';
+import { forkScript } from '../child-process';
+import { LoadResult, runLoad } from '../load-loop';
+
+const CONCURRENCY = 16;
+
+// P1: POST /orders/create through the gateway, 16 connections, against a bare Fastify + pg INSERT
+// server on the same Postgres driven by the same load loop.
+export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
+  const durationMs = (ctx.opts.durationS ?? ctx.size(15, 2)) * 1000;
+  const warmupMs = ctx.size(3000, 500);
+  const merchant = await openMerchant(ctx.platform, 'Bench P1');
+  const platformLoad = (ms: number): Promise<LoadResult> =>
+    runLoad({
+      url: `${ctx.platform.urls.base}/orders/create`,
+      headers: { authorization: `Bearer ${merchant.token}` },
+      body: () => orderBody(merchant),
+      concurrency: CONCURRENCY,
+      durationMs: ms,
+      expectStatus: 201,
+    });
+  ctx.log(
+    `P1 platform: ${CONCURRENCY} connections, ${durationMs / 1000} s (after ${warmupMs / 1000} s warm-up)`,
+  );
+  await platformLoad(warmupMs);
+  const platform = await platformLoad(durationMs);
+  if (platform.errors) ctx.log(`P1 platform: ${platform.errors} errors, first: ${platform.firstError}`);
+  await waitQuiet(ctx);
+
+  const bare = await forkScript<{ url: string }>('bare-server.ts', [], {
+    logFile: join(ctx.logDir, 'bare-server.log'),
+    env: { DATABASE_URL: ctx.platform.env.DATABASE_URL },
+  });
+  let baseline: LoadResult;
+  try {
+    const bareLoad = (ms: number): Promise<LoadResult> =>
+      runLoad({
+        url: `${bare.ready.url}/orders/create`,
+        body: () => orderBody(merchant),
+        concurrency: CONCURRENCY,
+        durationMs: ms,
+        expectStatus: 201,
+      });
+    ctx.log(`P1 baseline: bare Fastify + pg INSERT, same load`);
+    await bareLoad(warmupMs);
+    baseline = await bareLoad(durationMs);
+  } finally {
+    await bare.stop();
+  }
+  const label = 'bare Fastify + pg INSERT';
+  return [
+    {
+      probe: 'P1',
+      metric: `create order, ${CONCURRENCY} conns`,
+      unit: 'req/s',
+      value: platform.perSecond,
+      baseline: baseline.perSecond,
+      baselineLabel: label,
+      higherIsBetter: true,
+      note: platform.errors ? `${platform.errors} errors` : undefined,
+    },
+    {
+      probe: 'P1',
+      metric: 'create order p50',
+      unit: 'ms',
+      value: platform.p50,
+      baseline: baseline.p50,
+      baselineLabel: label,
+    },
+    {
+      probe: 'P1',
+      metric: 'create order p99',
+      unit: 'ms',
+      value: platform.p99,
+      baseline: baseline.p99,
+      baselineLabel: label,
+    },
+  ];
+}

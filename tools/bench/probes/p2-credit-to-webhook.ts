@@ -1,0 +1,90 @@
+import { BenchContext, Row, waitQuiet } from '../bench-context';
+import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
+import { treeRssMb } from '../child-process';
+import { measureFloor } from '../floor';
+import { sleep, summarize } from '../stats';
+
+export interface P2Result {
+  rows: Row[];
+  rssUnderLoadMb: number;
+}
+
+// P2: sandbox credits paced at a fixed rate, each timed from the moment it is sent to the moment
+// its order's signed webhook reaches the merchant's endpoint; beside the floor (floor.ts).
+export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result> {
+  const rate = ctx.size(50, 10);
+  const seconds = ctx.opts.durationS ?? ctx.size(60, 3);
+  const count = Math.round(rate * seconds);
+  const merchant = await openMerchant(ctx.platform, 'Bench P2');
+  ctx.log(`P2: creating ${count} orders to pay`);
+  const orders = await createOrders(merchant, count);
+  await waitQuiet(ctx);
+
+  ctx.log(`P2: ${count} credits paced at ${rate}/s`);
+  const sentAt = new Map<string, number>();
+  const failures: string[] = [];
+  let rss = 0;
+  const sampler = setInterval(() => (rss = Math.max(rss, treeRssMb(ctx.hostPid, 'node'))), 1000);
+  const inFlight: Promise<void>[] = [];
+  const t0 = Date.now();
+  let lastReport = t0;
+  for (let i = 0; i < orders.length; i++) {
+    const due = t0 + (i * 1000) / rate;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const order = orders[i];
+    sentAt.set(order.uuid, Date.now());
+    inFlight.push(
+      credit(ctx.platform, merchant, order.reference).catch((err: Error) => void failures.push(err.message)),
+    );
+    if (Date.now() - lastReport >= 5000) {
+      lastReport = Date.now();
+      ctx.log(`P2: ${i + 1}/${count} credits sent, ${webhookTimes(merchant).size} webhooks in`);
+    }
+  }
+  await Promise.all(inFlight);
+  const deadline = Date.now() + ctx.size(90_000, 30_000);
+  while (webhookTimes(merchant).size < count - failures.length && Date.now() < deadline) await sleep(100);
+  clearInterval(sampler);
+  const times = webhookTimes(merchant);
+  const latencies = orders.flatMap((o) =>
+    times.has(o.uuid) ? [times.get(o.uuid)! - sentAt.get(o.uuid)!] : [],
+  );
+  const missing = count - latencies.length;
+  if (failures.length) ctx.log(`P2: ${failures.length} credits failed, first: ${failures[0]}`);
+
+  ctx.log('P2 baseline: floor (INSERT + transfer mined + POST)');
+  const floor = await measureFloor(ctx.db, ctx.platform.env, ctx.size(30, 5));
+  const lat = summarize(latencies);
+  const label = 'floor: INSERT + transfer + POST';
+  const note = missing ? `${missing} of ${count} webhooks missing` : undefined;
+  return {
+    rssUnderLoadMb: rss,
+    rows: [
+      {
+        probe: 'P2',
+        metric: `credit -> webhook p50 @${rate}/s`,
+        unit: 'ms',
+        value: lat.p50,
+        baseline: floor.p50,
+        baselineLabel: label,
+        note,
+      },
+      {
+        probe: 'P2',
+        metric: `credit -> webhook p99 @${rate}/s`,
+        unit: 'ms',
+        value: lat.p99,
+        baseline: floor.p99,
+        baselineLabel: label,
+      },
+      {
+        probe: 'P2',
+        metric: `credit -> webhook max @${rate}/s`,
+        unit: 'ms',
+        value: lat.max,
+        baseline: floor.max,
+        baselineLabel: label,
+      },
+    ],
+  };
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+
+import { BenchContext, Row, waitQuiet } from '../bench-context';
+import { BenchMerchant, openMerchant } from '../bench-merchant';
+import { runLoad } from '../load-loop';
+import { sleep } from '../stats';
+
+const HEALTHY = 4;
+
+// P4: the dispatcher alone. Deliveries are queued straight into the webhook service's table (as its
+// event handler would), for four healthy merchants; deliveries/s until all arrived, against the same
+// load loop posting the same bodies straight at the same receivers. Then again while a fifth
+// merchant's endpoint hangs with as many deliveries queued: the healthy ones' slowdown.
+export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
+  const perMerchant = ctx.size(250, 10);
+  const merchants: BenchMerchant[] = [];
+  for (let i = 0; i < HEALTHY; i++) merchants.push(await openMerchant(ctx.platform, `Bench P4 ${i + 1}`));
+  const hanging = await openMerchant(ctx.platform, 'Bench P4 hanging');
+  hanging.receiver.answer = 'hang';
+  await waitQuiet(ctx);
+
+  const alone = await deliver(ctx, merchants, perMerchant);
+  ctx.log(`P4: ${alone.toFixed(0)} deliveries/s for ${HEALTHY} healthy merchants`);
+  await queue(ctx, hanging, perMerchant);
+  await sleep(500); // let the hanging endpoint's requests occupy their slots
+  const withHang = await deliver(ctx, merchants, perMerchant);
+  ctx.log(`P4: ${withHang.toFixed(0)} deliveries/s while one endpoint hangs`);
+
+  const concurrency = HEALTHY * Number(ctx.platform.env.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT ?? 4);
+  let turn = 0;
+  const direct = await runLoad({
+    url: merchants[0].receiverUrl,
+    urls: merchants.map((m) => m.receiverUrl),
+    body: () => webhookBody(merchants[turn++ % HEALTHY].merchantId, randomUUID()),
+    concurrency,
+    durationMs: ctx.size(5000, 1000),
+    expectStatus: 200,
+  });
+  hanging.receiver.answer = 'gone'; // 410 ends the hung deliveries' retries
+  await ctx.db.query(
+    `UPDATE webhooks.deliveries SET status = 'DEAD' WHERE merchant_id = $1 AND status = 'PENDING'`,
+    [hanging.merchantId],
+  );
+  return [
+    {
+      probe: 'P4',
+      metric: 'webhook deliveries/s',
+      unit: '/s',
+      value: alone,
+      baseline: direct.perSecond,
+      baselineLabel: `direct POSTs, ${concurrency} conns`,
+      higherIsBetter: true,
+    },
+    {
+      probe: 'P4',
+      metric: 'deliveries/s, one endpoint hanging',
+      unit: '/s',
+      value: withHang,
+      baseline: alone,
+      baselineLabel: 'same, no endpoint hanging',
+      higherIsBetter: true,
+    },
+  ];
+}
+
+function webhookBody(merchantId: string, orderUuid: string): string {
+  return JSON.stringify({
+    event: 'order.completed',
+    orderUuid,
+    merchantId,
+    status: 'COMPLETED',
+    bench: true,
+  });
+}
+
+async function queue(ctx: BenchContext, m: BenchMerchant, count: number): Promise<void> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await ctx.db.query(
+    `INSERT INTO webhooks.deliveries (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
+     SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.completed', o, $2::text || o::text || '"}', 'PENDING', now()
+     FROM unnest($3::uuid[]) AS o`,
+    [m.merchantId, `{"event":"order.completed","bench":true,"orderUuid":"`, ids],
+  );
+}
+
+// Queues `perMerchant` deliveries for each merchant in one statement, then waits until every one arrived.
+async function deliver(ctx: BenchContext, merchants: BenchMerchant[], perMerchant: number): Promise<number> {
+  const before = merchants.map((m) => m.receiver.accepted().length);
+  const t0 = Date.now();
+  await Promise.all(merchants.map((m) => queue(ctx, m, perMerchant)));
+  const arrived = (): number =>
+    merchants.reduce((n, m, i) => n + m.receiver.accepted().length - before[i], 0);
+  const total = perMerchant * merchants.length;
+  const deadline = Date.now() + ctx.size(120_000, 30_000);
+  while (arrived() < total && Date.now() < deadline) await sleep(20);
+  const last = Math.max(...merchants.flatMap((m) => m.receiver.accepted().map((d) => d.at)));
+  return arrived() / ((last - t0) / 1000);
+}
