@@ -3,7 +3,9 @@ import { CommandName } from './command-table';
 import { CommandHandler, Output } from './commands/command-context';
 import { listDeliveries, redeliver } from './commands/deliveries.commands';
 import { createMerchant, listMerchants, rotateMerchantSecret } from './commands/merchants.commands';
+import { decideKyc } from './commands/kyc.commands';
 import { getOrder, listOrders } from './commands/orders.commands';
+import { assignCredit, listSuspense, returnCredit } from './commands/payments.commands';
 import { sandboxCredit } from './commands/sandbox.commands';
 import { parseCommandLine } from './parse-command-line';
 
@@ -15,6 +17,10 @@ const HANDLERS: Record<CommandName, CommandHandler> = {
   'deliveries redeliver': redeliver,
   'orders get': getOrder,
   'orders list': listOrders,
+  'kyc decide': decideKyc,
+  'payments suspense': listSuspense,
+  'payments assign': assignCredit,
+  'payments return': returnCredit,
   'sandbox credit': sandboxCredit,
 };
 

@@ -26,6 +26,10 @@ export type CommandName =
   | 'deliveries redeliver'
   | 'orders get'
   | 'orders list'
+  | 'kyc decide'
+  | 'payments suspense'
+  | 'payments assign'
+  | 'payments return'
   | 'sandbox credit';
 
 export interface CommandSpec {
@@ -66,6 +70,7 @@ const httpUrl: Check = (v) => {
 export const DELIVERY_STATUSES = ['PENDING', 'NO_ENDPOINT', 'DELIVERED', 'DEAD', 'DISABLED'] as const;
 export const ORDER_STATUSES = ['CREATED', 'COMPLETED', 'FAILED'] as const;
 export const CREDIT_STATUSES = ['BOOKED', 'REJECTED'] as const;
+export const KYC_DECISIONS = ['APPROVED', 'REJECTED'] as const;
 
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3002';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -95,6 +100,7 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   },
   json: { type: 'boolean', description: 'print JSON on stdout, for scripts' },
   help: { type: 'boolean', short: 'h', description: 'show help' },
+  version: { type: 'boolean', short: 'v', description: 'print the CLI version' },
 };
 
 const page: Record<string, OptionSpec> = {
@@ -174,6 +180,67 @@ export const COMMANDS: CommandSpec[] = [
         description: ORDER_STATUSES.join('|'),
       },
       ...page,
+    },
+    api: 'admin',
+  },
+  {
+    name: 'kyc decide',
+    summary: "approve or reject an end user's KYC (recorded with your name; orders follow it)",
+    args: [{ name: 'uuid', check: isUuid }],
+    options: {
+      status: {
+        type: 'string',
+        value: 'S',
+        required: true,
+        check: oneOf(KYC_DECISIONS),
+        description: KYC_DECISIONS.join('|'),
+      },
+      reason: { type: 'string', value: 'TEXT', required: true, check: notBlank, description: 'why (kept)' },
+      operator: {
+        type: 'string',
+        value: 'NAME',
+        env: 'USER',
+        fallback: 'admin',
+        check: notBlank,
+        description: 'who decides (default: $USER)',
+      },
+    },
+    api: 'admin',
+  },
+  {
+    name: 'payments suspense',
+    summary: 'list bank credits that pay nothing and wait for a decision (assign or return)',
+    args: [],
+    options: {},
+    api: 'admin',
+  },
+  {
+    name: 'payments assign',
+    summary: 'let a suspense credit pay an order (exactly once)',
+    args: [{ name: 'creditId', check: isUuid }],
+    options: {
+      order: {
+        type: 'string',
+        value: 'UUID',
+        required: true,
+        check: isUuid,
+        description: 'the order it pays',
+      },
+    },
+    api: 'admin',
+  },
+  {
+    name: 'payments return',
+    summary: 'send a suspense credit back to its payer (a pain.001 for the bank)',
+    args: [{ name: 'creditId', check: isUuid }],
+    options: {
+      reason: {
+        type: 'string',
+        value: 'TEXT',
+        required: true,
+        check: notBlank,
+        description: 'told to the payer',
+      },
     },
     api: 'admin',
   },

@@ -132,3 +132,19 @@ describe('parseCommandLine', () => {
     expect(err.message).toBe('--merchant-id must be a UUID');
   });
 });
+
+describe('version and did you mean', () => {
+  it('prints the version of @onramp/cli', () => {
+    const parsed = parseCommandLine(['--version'], {});
+    expect(parsed).toEqual({ kind: 'help', text: expect.stringMatching(/^onramp \d+\.\d+\.\d+\n$/) });
+  });
+
+  it.each([
+    [['merchnts', 'list'], 'unknown command "merchnts"; did you mean "merchants"?'],
+    [['orders', 'lsit'], 'unknown command "orders lsit"; did you mean "list"?'],
+    [['orders', 'list', '--stauts', 'FAILED'], 'unknown option --stauts; did you mean "--status"?'],
+    [['payouts', 'list'], 'unknown command "payouts"'],
+  ])('%j: %s', (argv, message) => {
+    expect(() => parseCommandLine(argv, {})).toThrow(message);
+  });
+});

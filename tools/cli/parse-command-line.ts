@@ -1,6 +1,8 @@
 import { parseArgs, ParseArgsConfig } from 'node:util';
 
 import { UsageError } from './cli-errors';
+import { cliVersion } from './cli-version';
+import { didYouMean } from './did-you-mean';
 import { COMMANDS, CommandSpec, GLOBAL_OPTIONS, GROUPS, OptionSpec } from './command-table';
 import { commandHelp, commandUsage, groupHelp, OVERVIEW_HINT, overviewHelp } from './help';
 
@@ -48,7 +50,11 @@ function tokenize(argv: string[]): { values: Record<string, string | boolean>; p
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const unknown = /Unknown option '([^']+)'/.exec(message); // node's text goes on about '--'
-    throw new UsageError(unknown ? `unknown option ${unknown[1]}` : message, OVERVIEW_HINT);
+    const flags = Object.keys(allFlags()).map((f) => `--${f}`);
+    throw new UsageError(
+      unknown ? `unknown option ${unknown[1]}${didYouMean(unknown[1] ?? '', flags)}` : message,
+      OVERVIEW_HINT,
+    );
   }
 }
 
@@ -79,18 +85,25 @@ function findCommand(positionals: string[], help: boolean): CommandSpec | { help
     if (help) return { help: overviewHelp() };
     throw new UsageError('missing command', OVERVIEW_HINT);
   }
-  if (!GROUPS.includes(group)) throw new UsageError(`unknown command "${group}"`, OVERVIEW_HINT);
+  if (!GROUPS.includes(group))
+    throw new UsageError(`unknown command "${group}"${didYouMean(group, GROUPS)}`, OVERVIEW_HINT);
   if (sub === undefined) {
     if (help) return { help: groupHelp(group) };
     throw new UsageError(`missing ${group} command`, groupHelp(group));
   }
   const command = COMMANDS.find((c) => c.name === `${group} ${sub}`);
-  if (!command) throw new UsageError(`unknown command "${group} ${sub}"`, groupHelp(group));
+  if (!command) {
+    const subs = COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) =>
+      c.name.slice(group.length + 1),
+    );
+    throw new UsageError(`unknown command "${group} ${sub}"${didYouMean(sub, subs)}`, groupHelp(group));
+  }
   return help ? { help: commandHelp(command) } : command;
 }
 
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): ParsedCommandLine {
   const { values, positionals } = tokenize(argv);
+  if (values.version === true) return { kind: 'help', text: `onramp ${cliVersion()}\n` };
   const found = findCommand(positionals, values.help === true);
   if ('help' in found) return { kind: 'help', text: found.help };
   const command = found;

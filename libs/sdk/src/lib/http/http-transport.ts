@@ -44,7 +44,7 @@ function parseJson(text: string): unknown {
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 // Bearer auth for every call: a cached token, and on a 401 one fresh token and one retry
-// (SPEC.md, Authentication 4). Non-2xx answers become OnrampApiError.
+// (docs/api.md, Authentication 3). Non-2xx answers become OnrampApiError.
 export class HttpTransport {
   private readonly tokens: TokenCache;
 

@@ -1,13 +1,13 @@
 export type OrderStatus = 'CREATED' | 'COMPLETED' | 'FAILED';
 
 interface CreateOrderFields {
-  // A JSON number or a decimal string, EUR with at most 2 decimals.
-  amount: number | string;
+  // A JSON number, EUR with at most 2 decimals (a decimal string is refused with a 400).
+  amount: number;
   currency: 'EUR';
   kycUserUuid: string;
 }
 
-// SPEC.md spells the field `recepientAddress`; the API also accepts `recipientAddress`. Give one.
+// docs/api.md spells the field `recepientAddress`; the API also accepts `recipientAddress`. Give one.
 export type CreateOrderRequest = CreateOrderFields &
   (
     | { recepientAddress: string; recipientAddress?: never }

@@ -1,4 +1,4 @@
-// The bodies POSTed to the merchant's webhook URL (SPEC.md, Events).
+// The bodies POSTed to the merchant's webhook URL (docs/api.md, Events).
 export interface OrderCompletedWebhook {
   event: 'order.completed';
   status: 'COMPLETED';

@@ -48,4 +48,17 @@ describe('verifyStandardWebhook', () => {
     expect(verify(headers({ 'webhook-timestamp': 'soon' }))).toBe(false);
     expect(verify(headers(), BODY, 'not-a-whsec-secret')).toBe(false);
   });
+
+  it('returns false, never throws, for a missing or malformed secret, headers or body', () => {
+    const untyped = verifyStandardWebhook as (
+      body: unknown,
+      h: unknown,
+      secret: unknown,
+      o: unknown,
+    ) => boolean;
+    for (const secret of [undefined, null, 42, {}]) expect(untyped(BODY, headers(), secret, now)).toBe(false);
+    for (const h of [undefined, null, 'x']) expect(untyped(BODY, h, SECRET, now)).toBe(false);
+    for (const body of [undefined, null, JSON.parse(BODY)])
+      expect(untyped(body, headers(), SECRET, now)).toBe(false);
+  });
 });

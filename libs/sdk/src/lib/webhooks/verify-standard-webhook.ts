@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 import { Clock, systemClock } from '../clock';
-import { bodyBytes, equalBytes, HeaderValue, RawBody } from './verify-webhook';
+import { bodyBytes, equalBytes, HeaderValue, isRawBody, RawBody } from './verify-webhook';
 
 // Node's IncomingHttpHeaders (lower-case names) or a fetch Headers.
 export type WebhookRequestHeaders = Headers | Readonly<Record<string, HeaderValue>>;
@@ -13,7 +13,8 @@ export interface StandardWebhookOptions {
 
 const SECRET_PREFIX = 'whsec_';
 
-function header(headers: WebhookRequestHeaders, name: string): string | undefined {
+function header(headers: WebhookRequestHeaders | undefined, name: string): string | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -25,9 +26,11 @@ function header(headers: WebhookRequestHeaders, name: string): string | undefine
 export function verifyStandardWebhook(
   rawBody: RawBody,
   headers: WebhookRequestHeaders,
-  secret: string,
+  secret: string | undefined | null,
   options: StandardWebhookOptions = {},
 ): boolean {
+  // never throws: a missing or malformed secret, header or body is not a valid signature
+  if (typeof secret !== 'string' || !isRawBody(rawBody)) return false;
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');

@@ -31,6 +31,14 @@ describe('verifyWebhook (X-Webhook-Signature)', () => {
     expect(verifyWebhook(BODY, `sha256=${SIGNATURE}`, SECRET)).toBe(false);
     expect(verifyWebhook(BODY, [SIGNATURE, SIGNATURE], SECRET)).toBe(false);
   });
+  it('returns false, never throws, for a missing or malformed secret, signature or body', () => {
+    const untyped = verifyWebhook as (body: unknown, signature: unknown, secret: unknown) => boolean;
+    for (const secret of [undefined, null, 42, {}, ['x']])
+      expect(untyped(BODY, SIGNATURE, secret)).toBe(false);
+    for (const signature of [null, 42, {}, [SIGNATURE]]) expect(untyped(BODY, signature, SECRET)).toBe(false);
+    for (const body of [undefined, null, JSON.parse(BODY), 42])
+      expect(untyped(body, SIGNATURE, SECRET)).toBe(false);
+  });
 });
 
 describe('parseWebhook', () => {
