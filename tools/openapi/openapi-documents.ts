@@ -42,22 +42,50 @@ async function scanControllers(): Promise<JsonObject> {
   }
 }
 
-const problem = (description: string, headers?: JsonObject): JsonObject => ({
+const problem = (description: string, headers?: JsonObject, example?: JsonObject): JsonObject => ({
   description,
   ...(headers ? { headers } : {}),
-  content: { [PROBLEM_JSON]: { schema: { $ref: getSchemaPath(ProblemResponse) } } },
+  content: {
+    [PROBLEM_JSON]: { schema: { $ref: getSchemaPath(ProblemResponse) }, ...(example ? { example } : {}) },
+  },
+});
+
+// Each gateway answer shows its own problem, not the schema's (validation) example.
+const gatewayProblem = (status: number, title: string, detail: string, type = 'about:blank'): JsonObject => ({
+  type,
+  title,
+  status,
+  detail,
+  instance: '/orders/create',
 });
 
 // Answered by the gateway itself on any proxied route.
 const GATEWAY_RESPONSES: Record<string, JsonObject> = {
-  '429': problem('Too many requests from this credential (or, for /auth/token, this address).', {
-    'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } },
-  }),
-  '502': problem('The service behind the gateway sent an invalid response.'),
-  '503': problem('The service behind the gateway is unreachable. Retry after the given delay.', {
-    'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } },
-  }),
-  '504': problem('The service behind the gateway did not answer in time.'),
+  '429': problem(
+    'Too many requests from this credential (or, for /auth/token, this address).',
+    { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } } },
+    gatewayProblem(
+      429,
+      'Too Many Requests',
+      'too many requests; retry after 1 s',
+      'https://onramp.dev/problems/rate-limited',
+    ),
+  ),
+  '502': problem(
+    'The service behind the gateway sent an invalid response.',
+    undefined,
+    gatewayProblem(502, 'Bad Gateway', 'the upstream service sent an invalid response'),
+  ),
+  '503': problem(
+    'The service behind the gateway is unreachable. Retry after the given delay.',
+    { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', example: 1 } } },
+    gatewayProblem(503, 'Service Unavailable', 'the upstream service is unavailable; retry later'),
+  ),
+  '504': problem(
+    'The service behind the gateway did not answer in time.',
+    undefined,
+    gatewayProblem(504, 'Gateway Timeout', 'the upstream service did not answer in time'),
+  ),
 };
 const GATEWAY_RESPONSE_NAMES: Record<string, string> = {
   '429': 'TooManyRequests',

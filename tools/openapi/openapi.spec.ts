@@ -17,13 +17,13 @@ type Schema = {
   enum?: unknown[];
 };
 
-// SPEC.md, Endpoints: every path with its method, on the host that serves it.
+// docs/api.md, Endpoints: every path with its method, on the host that serves it.
 const SPEC_OPERATIONS: Record<PublicHost, string[]> = {
   base: ['post /auth/token', 'post /orders/create', 'get /orders/{uuid}/payment-details', 'get /orders'],
   kyc: ['post /auth/token', 'post /kyc/add', 'get /kyc/get-all', 'get /kyc/{uuid}'],
 };
 
-// SPEC.md, Events: the fields of each webhook body, in its order.
+// docs/api.md, Events: the fields of each webhook body, in its order.
 const SPEC_WEBHOOK_FIELDS = {
   'order.completed': [
     'event',
@@ -107,7 +107,7 @@ describe('OpenAPI documents (docs/openapi)', () => {
   );
 
   it.each(PUBLIC_HOSTS)(
-    'the %s document has every SPEC.md path of its host, and nothing of the other',
+    'the %s document has every docs/api.md path of its host, and nothing of the other',
     (host) => {
       const operations = operationsOf(docs[host]);
       expect(operations).toEqual(expect.arrayContaining(SPEC_OPERATIONS[host]));
@@ -130,7 +130,7 @@ describe('OpenAPI documents (docs/openapi)', () => {
     );
   });
 
-  it('spells recepientAddress as SPEC.md does, in the create-order request and the order', () => {
+  it('spells recepientAddress as docs/api.md does, in the create-order request and the order', () => {
     const request = schemaOf(docs.base, 'CreateOrderRequest');
     expect(request.required).toEqual(
       expect.arrayContaining(['amount', 'currency', 'recepientAddress', 'kycUserUuid']),
@@ -150,7 +150,7 @@ describe('OpenAPI documents (docs/openapi)', () => {
   });
 
   it.each(Object.entries(SPEC_WEBHOOK_FIELDS))(
-    'has the %s webhook with exactly the fields of SPEC.md',
+    'has the %s webhook with exactly the fields of docs/api.md',
     (event, fields) => {
       const webhook = docs.base.webhooks?.[event]?.post;
       expect(webhook).toBeDefined();

@@ -4,10 +4,12 @@
 // without the dlq-* headers. The tool's own consumer group (onramp-dlq-replay, or
 // onramp-dlq-replay.<consumer> with --consumer) commits what it read, so a replay is not repeated;
 // records older than --since are skipped and count as read. Consumers dedupe by event id, so
-// replaying is safe. --dry-run lists what would be replayed and commits nothing. Env: KAFKA_BROKERS.
+// replaying is safe. --dry-run lists what would be replayed and commits nothing. Env: KAFKA_BROKERS and
+// the KAFKA_SASL_* / KAFKA_SSL* settings of the apps.
 import { parseArgs } from 'node:util';
 
-import { commonEnv, ConfigError, loadEnv } from '@onramp/config';
+import { ConfigError } from '@onramp/config';
+import { loadKafkaClientConfig } from '@onramp/messaging';
 import { replayDeadLetters, ReplayResult } from '@onramp/ops';
 
 async function main(): Promise<void> {
@@ -23,9 +25,8 @@ async function main(): Promise<void> {
   });
   const since = values.since === undefined ? undefined : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) throw new ConfigError(`--since: not a date: "${values.since}"`);
-  const env = loadEnv({ KAFKA_BROKERS: commonEnv.KAFKA_BROKERS });
   const result = await replayDeadLetters({
-    brokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+    ...loadKafkaClientConfig(),
     topics: values.topic,
     consumer: values.consumer,
     since,

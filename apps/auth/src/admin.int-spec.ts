@@ -61,6 +61,15 @@ describe('auth admin API and boot (real Postgres)', () => {
     expect((await h.token(basic(m.merchantId, m.merchantSecret))).statusCode).toBe(401);
     expect((await h.token(basic(m.merchantId, rotated.merchantSecret))).statusCode).toBe(200);
 
+    // Tokens carry the version; the revocation list tells services the old version is dead.
+    const claims = (res: Awaited<ReturnType<typeof h.token>>) =>
+      JSON.parse(
+        Buffer.from(res.json<{ access_token: string }>().access_token.split('.')[1], 'base64url').toString(),
+      );
+    expect(claims(await h.token(basic(m.merchantId, rotated.merchantSecret)))).toMatchObject({ ver: 1 });
+    const revocations = await h.app.inject({ method: 'GET', url: '/.well-known/token-revocations' });
+    expect(revocations.json().minimumVersions).toMatchObject({ [m.merchantId]: 1 });
+
     expect((await h.admin('POST', `/admin/merchants/${randomUUID()}/rotate-secret`)).statusCode).toBe(404);
     expect((await h.admin('POST', '/admin/merchants/nope/rotate-secret')).statusCode).toBe(400);
   });

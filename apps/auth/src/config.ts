@@ -1,11 +1,11 @@
 import { adminApiKeyProblem } from '@onramp/auth';
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
-import { parseKey } from '@onramp/crypto';
+import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
 
 export const AUTH_SCHEMA = 'auth';
 
 // Sandbox only: lets `npm start` and tests run without a key; production refuses to boot without one.
-const SANDBOX_KEY_ENCRYPTION_KEY = '6f6e72616d702d73616e64626f782d617574682d6b65792d656e637279707421';
+const SANDBOX_KEY_ENCRYPTION_KEY = DEVELOPMENT_KEYS.authKeyEncryption;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,6 +51,8 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthCon
 
   if (production && !env.AUTH_KEY_ENCRYPTION_KEY)
     problems.push('AUTH_KEY_ENCRYPTION_KEY is required in production');
+  else if (production && isDevelopmentKey(env.AUTH_KEY_ENCRYPTION_KEY))
+    problems.push('AUTH_KEY_ENCRYPTION_KEY must not be a public development key in production');
   const keyEncryptionKey = env.AUTH_KEY_ENCRYPTION_KEY || SANDBOX_KEY_ENCRYPTION_KEY;
   try {
     parseKey(keyEncryptionKey);

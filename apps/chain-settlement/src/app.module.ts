@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { HealthController } from '@onramp/http';
+import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
@@ -14,28 +15,18 @@ import {
 } from './config';
 import { FxQuoteService } from './fx/fx-quote.service';
 import { FX_RATE_PROVIDER, StaticFxRateProvider } from './fx/fx-rate.provider';
-import { MetricsController } from './metrics/metrics.controller';
 import { SettlementMetrics } from './metrics/settlement-metrics.service';
-import { CreateSettlementTables1763800100000 } from './migrations/1763800100000-create-settlement-tables';
-import { CreateSettlementTransactions1763800200000 } from './migrations/1763800200000-create-settlement-transactions';
 import { PaymentConfirmedHandler } from './payments/payment-confirmed.handler';
-import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
-import { SettlementEntity } from './settlements/settlement.entity';
-import { SignerEntity } from './settlements/signer.entity';
 import { DriveInFlightStep } from './worker/drive-in-flight.step';
 import { SettlementFinalizer } from './worker/settlement-finalizer.service';
 import { SettlementWorker } from './worker/settlement-worker';
 import { SignPendingStep } from './worker/sign-pending.step';
 import { TransactionReplacer } from './worker/transaction-replacer.service';
+import { SERVICE_DATABASE } from './database';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({
-      url: loadChainSettlementConfig().databaseUrl,
-      schema: SETTLEMENT_SCHEMA,
-      entities: [SettlementEntity, SignerEntity, SettlementTransactionEntity],
-      migrations: [CreateSettlementTables1763800100000, CreateSettlementTransactions1763800200000],
-    })),
+    typeOrmRootFor(() => ({ url: loadChainSettlementConfig().databaseUrl, ...SERVICE_DATABASE })),
     MessagingModule.forService({ schema: SETTLEMENT_SCHEMA, service: 'chain-settlement' }),
   ],
   controllers: [HealthController, MetricsController],

@@ -1,3 +1,5 @@
+import { PUBLIC_DEV_KEYS } from '@onramp/config';
+
 import { loadChainSettlementConfig } from './config';
 
 const KEY = '0x' + 'ab'.repeat(32);
@@ -63,6 +65,62 @@ describe('loadChainSettlementConfig', () => {
     );
     expect(() => loadChainSettlementConfig({ ...base, FX_RATE_EUR_USDC: '1,08' })).toThrow(
       /FX_RATE_EUR_USDC/,
+    );
+  });
+
+  describe('the wall between sandbox and real money', () => {
+    it('refuses to start in sandbox on a mainnet, naming the chain and the mode', () => {
+      expect(() => loadChainSettlementConfig({ ...base, CHAIN_ID: '42161' })).toThrow(
+        'CHAIN_ID 42161 is Arbitrum One, a network with real money: ONRAMP_MODE=sandbox accepts fake bank credits',
+      );
+      expect(() =>
+        loadChainSettlementConfig({ ...base, ONRAMP_MODE: 'sandbox', CHAIN_ID: '1', SANDBOX_TESTNET: 'x:1' }),
+      ).toThrow(/CHAIN_ID 1 is Ethereum.*no setting overrides this/);
+    });
+
+    it('runs in sandbox on a known testnet, and on another chain only when SANDBOX_TESTNET names it', () => {
+      expect(loadChainSettlementConfig({ ...base, CHAIN_ID: '421614' }).chainId).toBe(421614);
+      expect(() => loadChainSettlementConfig({ ...base, CHAIN_ID: '999999' })).toThrow(
+        'CHAIN_ID 999999 is not a known testnet',
+      );
+      expect(
+        loadChainSettlementConfig({ ...base, CHAIN_ID: '999999', SANDBOX_TESTNET: 'my-devnet:999999' })
+          .chainId,
+      ).toBe(999999);
+    });
+
+    const production = {
+      ...base,
+      ONRAMP_MODE: 'production',
+      RPC_URL: 'https://arb1.example',
+      CHAIN_ID: '42161',
+    };
+
+    it('runs in production on a mainnet with explicit RPC_URL, CHAIN_ID and a real key', () => {
+      expect(loadChainSettlementConfig(production)).toMatchObject({ mode: 'production', chainId: 42161 });
+    });
+
+    it('refuses production without RPC_URL or CHAIN_ID (no local defaults)', () => {
+      expect(() => loadChainSettlementConfig({ ...production, RPC_URL: '' })).toThrow(
+        'RPC_URL is required in production mode',
+      );
+      expect(() => loadChainSettlementConfig({ ...production, CHAIN_ID: '' })).toThrow(
+        'CHAIN_ID is required in production mode',
+      );
+    });
+
+    it.each(PUBLIC_DEV_KEYS.map((k, i) => [i, k]))(
+      'refuses anvil dev account %i as the production signer, without echoing the key',
+      (_i, key) => {
+        let message = '';
+        try {
+          loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_KEY: key });
+        } catch (err) {
+          message = (err as Error).message;
+        }
+        expect(message).toContain('SETTLEMENT_SIGNER_KEY is a public anvil/hardhat development key');
+        expect(message).not.toContain(key.slice(2, 12));
+      },
     );
   });
 });

@@ -1,8 +1,21 @@
 import { parseUnits } from 'ethers';
 
-import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import {
+  commonEnv,
+  ConfigError,
+  decimalString,
+  defaultPorts,
+  int,
+  isPublicDevKey,
+  loadEnv,
+  sandboxChainProblem,
+  str,
+} from '@onramp/config';
 
 export const SETTLEMENT_SCHEMA = 'settlement';
+
+const LOCAL_RPC_URL = 'http://127.0.0.1:8545';
+const LOCAL_CHAIN_ID = 31337;
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const PRIVATE_KEY_RE = /^0x[0-9a-fA-F]{64}$/;
@@ -27,12 +40,15 @@ function address(): (raw: string | undefined, name: string) => string {
 }
 
 const settlementEnv = {
+  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
   DATABASE_URL: commonEnv.DATABASE_URL,
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   HOST: commonEnv.HOST,
   CHAIN_SETTLEMENT_PORT: int({ default: defaultPorts.chainSettlement, min: 0, max: 65535 }),
-  RPC_URL: str({ default: 'http://127.0.0.1:8545' }),
-  CHAIN_ID: int({ default: 31337, min: 1 }),
+  // Defaults are the local anvil; production mode requires both to be set explicitly.
+  RPC_URL: str({ optional: true }),
+  CHAIN_ID: int({ default: 0, min: 0 }),
+  SANDBOX_TESTNET: str({ optional: true }), // <name>:<chain id>, for a testnet not on the known list
   USDC_ADDRESS: address(),
   SETTLEMENT_SIGNER_KEY: secretKey(),
   CHAIN_CONFIRMATIONS: int({ default: 1, min: 1 }),
@@ -47,6 +63,7 @@ const settlementEnv = {
 };
 
 export interface ChainSettlementConfig {
+  mode: 'sandbox' | 'production';
   databaseUrl: string;
   logLevel: string;
   host: string;
@@ -70,17 +87,32 @@ export const CHAIN_SETTLEMENT_CONFIG = Symbol('CHAIN_SETTLEMENT_CONFIG');
 
 export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.env): ChainSettlementConfig {
   const env = loadEnv(settlementEnv, source);
+  const production = env.ONRAMP_MODE === 'production';
+  const problems: string[] = [];
+  if (production && !env.RPC_URL) problems.push('RPC_URL is required in production mode');
+  if (production && env.CHAIN_ID === 0) problems.push('CHAIN_ID is required in production mode');
+  const chainId = env.CHAIN_ID === 0 ? LOCAL_CHAIN_ID : env.CHAIN_ID;
+  const chainProblem = sandboxChainProblem(env.ONRAMP_MODE, chainId, env.SANDBOX_TESTNET || undefined);
+  if (chainProblem) problems.push(chainProblem);
+  if (production && isPublicDevKey(env.SETTLEMENT_SIGNER_KEY)) {
+    problems.push(
+      'SETTLEMENT_SIGNER_KEY is a public anvil/hardhat development key (anyone can take its funds); ' +
+        'production mode needs the hot wallet key',
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   if (Number(env.FX_FEE) >= 1) throw new ConfigError('invalid configuration: FX_FEE must be below 1');
   if (/^0*(\.0*)?$/.test(env.FX_RATE_EUR_USDC))
     throw new ConfigError('invalid configuration: FX_RATE_EUR_USDC must be above 0');
   const maxFeeWei = gweiToWei(env.SETTLEMENT_MAX_FEE_GWEI);
   return {
+    mode: env.ONRAMP_MODE,
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
     host: env.HOST,
     port: env.CHAIN_SETTLEMENT_PORT,
-    rpcUrl: env.RPC_URL,
-    chainId: env.CHAIN_ID,
+    rpcUrl: env.RPC_URL || LOCAL_RPC_URL,
+    chainId,
     usdcAddress: env.USDC_ADDRESS,
     signerKey: env.SETTLEMENT_SIGNER_KEY,
     confirmations: env.CHAIN_CONFIRMATIONS,

@@ -17,7 +17,6 @@ describe('loadGatewayConfig', () => {
         webhookDispatch: 'http://127.0.0.1:3015',
       },
       bodyLimit: 1024 * 1024,
-      trustForwarded: false,
       hostRouting: undefined,
     });
   });
@@ -26,6 +25,23 @@ describe('loadGatewayConfig', () => {
     expect(() => loadGatewayConfig({ ORDERS_URL: 'http://orders/api' })).toThrow(/ORDERS_URL/);
     expect(() => loadGatewayConfig({ GATEWAY_HOST_ROUTING: 'true', BASE_HOSTNAME: 'api.x' })).toThrow(
       ConfigError,
+    );
+  });
+
+  it('trusts no proxy by default and names a bad GATEWAY_TRUSTED_PROXIES entry', () => {
+    expect(loadGatewayConfig({}).trustedProxies.has('127.0.0.1')).toBe(false);
+    const trusted = loadGatewayConfig({ GATEWAY_TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8' }).trustedProxies;
+    expect([trusted.has('10.1.2.3'), trusted.has('::ffff:10.1.2.3'), trusted.has('fd00::1')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(trusted.has('192.168.0.1')).toBe(false);
+    expect(() => loadGatewayConfig({ GATEWAY_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(
+      /GATEWAY_TRUSTED_PROXIES/,
+    );
+    expect(() => loadGatewayConfig({ GATEWAY_TRUSTED_PROXIES: 'ingress' })).toThrow(
+      /GATEWAY_TRUSTED_PROXIES/,
     );
   });
 

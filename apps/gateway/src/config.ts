@@ -2,6 +2,7 @@ import { bool, commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@
 import { DEFAULT_BODY_LIMIT } from '@onramp/http';
 
 import type { RateLimits } from './edge/rate-limit';
+import { TrustedProxies } from './edge/trusted-proxies';
 
 const port = (fallback: number) => int({ default: fallback, min: 0, max: 65535 });
 const localUrl = (p: number) => `http://127.0.0.1:${p}`;
@@ -21,15 +22,25 @@ export const gatewayEnvSpec = {
   GATEWAY_BODY_LIMIT_BYTES: int({ default: DEFAULT_BODY_LIMIT, min: 1 }),
   UPSTREAM_CONNECT_TIMEOUT_MS: int({ default: 3000, min: 1 }),
   UPSTREAM_TIMEOUT_MS: int({ default: 30000, min: 1 }),
-  // Only behind an ingress that sets them: otherwise a client could forge its own X-Forwarded-For.
-  GATEWAY_TRUST_FORWARDED: bool({ default: false }),
+  // Comma-separated CIDR ranges (or addresses) of the ingress / load balancers in front. Only
+  // connections from these may set X-Forwarded-For/-Proto/-Host; empty: nobody may.
+  GATEWAY_TRUSTED_PROXIES: str({ default: '' }),
   GATEWAY_HOST_ROUTING: bool({ default: false }),
-  // 429 + Retry-After past these (0 disables): per credential, and per client IP on /auth/token.
+  // 429 + Retry-After past these (0 disables): per client address on every request, then per
+  // credential, per client address on /auth/token, failed token requests per merchant id.
+  RATE_LIMIT_PER_CLIENT_PER_SECOND: int({ default: 400, min: 0 }),
+  RATE_LIMIT_PER_CLIENT_BURST: int({ default: 800, min: 1 }),
   RATE_LIMIT_PER_SECOND: int({ default: 200, min: 0 }),
   RATE_LIMIT_BURST: int({ default: 400, min: 1 }),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: int({ default: 30, min: 0 }),
+  AUTH_FAILURE_LIMIT_BURST: int({ default: 20, min: 1 }),
+  ADMIN_RATE_LIMIT_PER_SECOND: int({ default: 20, min: 0 }),
+  ADMIN_RATE_LIMIT_BURST: int({ default: 40, min: 1 }),
   AUTH_TOKEN_RATE_LIMIT_PER_SECOND: int({ default: 50, min: 0 }),
   AUTH_TOKEN_RATE_LIMIT_BURST: int({ default: 100, min: 1 }),
   BASE_HOSTNAME: str({ optional: true }),
+  // Sandbox dashboard: a transaction's explorer URL with {hash} in it (empty: the hash as text).
+  DASHBOARD_EXPLORER_TX_URL: str({ default: '' }),
   KYC_HOSTNAME: str({ optional: true }),
 };
 
@@ -44,8 +55,9 @@ export interface GatewayConfig {
   bodyLimit: number;
   connectTimeoutMs: number;
   upstreamTimeoutMs: number;
-  trustForwarded: boolean;
+  trustedProxies: TrustedProxies;
   rateLimits: RateLimits;
+  dashboard: { explorerTxUrl: string };
   // Ingress deployments: one port, the listener picked by the Host header.
   hostRouting?: { baseHostname: string; kycHostname: string };
 }
@@ -75,6 +87,15 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
   if (env.GATEWAY_HOST_ROUTING && (!env.BASE_HOSTNAME || !env.KYC_HOSTNAME)) {
     problems.push('GATEWAY_HOST_ROUTING needs BASE_HOSTNAME and KYC_HOSTNAME');
   }
+  let trustedProxies = new TrustedProxies([]);
+  try {
+    trustedProxies = TrustedProxies.parse(env.GATEWAY_TRUSTED_PROXIES);
+  } catch (err) {
+    problems.push(`GATEWAY_TRUSTED_PROXIES: ${(err as Error).message}`);
+  }
+  if (env.DASHBOARD_EXPLORER_TX_URL && !/^https?:\/\/\S*\{hash\}/.test(env.DASHBOARD_EXPLORER_TX_URL)) {
+    problems.push('DASHBOARD_EXPLORER_TX_URL must be an http(s) URL containing {hash}');
+  }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
@@ -86,11 +107,18 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     bodyLimit: env.GATEWAY_BODY_LIMIT_BYTES,
     connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
-    trustForwarded: env.GATEWAY_TRUST_FORWARDED,
+    trustedProxies,
     rateLimits: {
+      client: { ratePerSecond: env.RATE_LIMIT_PER_CLIENT_PER_SECOND, burst: env.RATE_LIMIT_PER_CLIENT_BURST },
+      authFailures: {
+        ratePerSecond: env.AUTH_FAILURE_LIMIT_PER_MINUTE / 60,
+        burst: env.AUTH_FAILURE_LIMIT_BURST,
+      },
+      admin: { ratePerSecond: env.ADMIN_RATE_LIMIT_PER_SECOND, burst: env.ADMIN_RATE_LIMIT_BURST },
       api: { ratePerSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
       token: { ratePerSecond: env.AUTH_TOKEN_RATE_LIMIT_PER_SECOND, burst: env.AUTH_TOKEN_RATE_LIMIT_BURST },
     },
+    dashboard: { explorerTxUrl: env.DASHBOARD_EXPLORER_TX_URL },
     hostRouting: env.GATEWAY_HOST_ROUTING
       ? { baseHostname: env.BASE_HOSTNAME, kycHostname: env.KYC_HOSTNAME }
       : undefined,

@@ -2,7 +2,7 @@ import { request as httpRequest, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 import { loadGatewayConfig } from './config';
-import { RunningGateway, startGateway } from './main';
+import { RunningGateway, startGateway } from './bootstrap';
 import { Seen, startUpstream, stopUpstream, urlOf } from './testing/fake-upstream';
 
 describe('gateway with Host routing (ingress mode)', () => {

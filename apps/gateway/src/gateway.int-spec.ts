@@ -3,7 +3,7 @@ import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 import { loadGatewayConfig } from './config';
-import { RunningGateway, startGateway } from './main';
+import { RunningGateway, startGateway } from './bootstrap';
 import {
   nonLoopbackIPv4,
   post,

@@ -2,8 +2,10 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyInstance } from 'fastify';
 
 import { createHttpApp } from '@onramp/http';
+import { registerMetricsRoute } from '@onramp/observability';
 
 import { GatewayConfig } from './config';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes';
 import { registerApiDocsRoutes } from './docs/api-docs.routes';
 import { installEdgeHooks } from './edge/edge-hooks';
 import { installRateLimit } from './edge/rate-limit';
@@ -27,21 +29,30 @@ export async function createListener(
     port: 0,
     bodyLimit: config.bodyLimit,
     logLevel: config.logLevel,
+    trustProxy: (address) => config.trustedProxies.has(address),
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   installEdgeHooks(fastify, { listener: spec.name, bodyLimit: config.bodyLimit });
-  // The admin listener is loopback-only and operator-driven: no limit there.
-  if (spec.routeSets.some((set) => set.listener !== 'admin')) installRateLimit(fastify, config.rateLimits);
+  // The admin listener is limited too (its own policy, failed credentials per address): anything
+  // that reaches the loopback port must not guess the admin key at full speed.
+  const isAdmin = spec.routeSets.every((set) => set.listener === 'admin');
+  installRateLimit(fastify, config.rateLimits, isAdmin ? 'admin' : 'public');
+  // The metrics of every listener of this process, readable on the loopback admin listener only.
+  if (isAdmin) registerMetricsRoute(fastify);
   for (const set of spec.routeSets) {
     await registerProxyRoutes(fastify, routesFor(set.listener, config), {
       connectTimeoutMs: config.connectTimeoutMs,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
-      trustForwarded: config.trustForwarded,
+      trustedProxies: config.trustedProxies,
       hostname: set.hostname,
     });
     if (set.listener !== 'admin') {
       const constraints = set.hostname ? { host: hostConstraint(set.hostname) } : undefined;
       registerApiDocsRoutes(fastify, set.listener, constraints);
+      // The sandbox dashboard, on the base host only (it reaches KYC through /dashboard/kyc).
+      if (set.listener === 'base' && config.mode === 'sandbox') {
+        registerDashboardRoutes(fastify, config.dashboard, constraints);
+      }
     }
   }
   return app;

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 
+import { installAppLogger } from '@onramp/logging';
+
 import { startGateway } from './bootstrap';
 
-export { ADMIN_BIND_HOST, startGateway } from './bootstrap';
-export type { RunningGateway } from './bootstrap';
+// First: with LOG_FORMAT=json even a configuration error at boot is a JSON line.
+installAppLogger('gateway');
 
-if (require.main === module) {
-  startGateway().catch((err: unknown) => {
-    new Logger('gateway').error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  });
-}
+startGateway().catch((err: unknown) => {
+  new Logger('gateway').error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

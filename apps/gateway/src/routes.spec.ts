@@ -9,10 +9,11 @@ const upstreams = {
 };
 
 describe('routesFor', () => {
-  it('serves the sandbox bank only in sandbox mode', () => {
+  it("serves the sandbox bank and the dashboard's KYC reads only in sandbox mode", () => {
     const paths = (mode: 'sandbox' | 'production') =>
       routesFor('base', { mode, upstreams }).map((r) => r.path);
     expect(paths('sandbox')).toContain('/sandbox');
+    expect(paths('sandbox')).toContain('/dashboard/kyc');
     expect(paths('production')).not.toContain('/sandbox');
     expect(paths('production')).toEqual(['/auth/token', '/orders', '/merchant/webhook']);
   });
@@ -26,7 +27,16 @@ describe('routesFor', () => {
       expect.objectContaining({ path: '/admin', upstreamUrl: 'http://auth' }),
       expect.objectContaining({ path: '/admin/orders', upstreamUrl: 'http://orders' }),
       expect.objectContaining({ path: '/admin/webhook-deliveries', upstreamUrl: 'http://webhooks' }),
+      expect.objectContaining({ path: '/admin/kyc-users', upstreamUrl: 'http://kyc' }),
+      expect.objectContaining({ path: '/admin/bank-statements', upstreamUrl: 'http://payments' }),
+      expect.objectContaining({ path: '/admin/bank-transactions', upstreamUrl: 'http://payments' }),
+      expect.objectContaining({ path: '/admin/returns', upstreamUrl: 'http://payments' }),
     ]);
+  });
+
+  it("forwards the dashboard's /dashboard/kyc reads to the KYC service's /kyc, GET only", () => {
+    const rule = routesFor('base', { mode: 'sandbox', upstreams }).find((r) => r.path === '/dashboard/kyc');
+    expect(rule).toMatchObject({ upstreamUrl: 'http://kyc', upstreamPath: '/kyc', methods: ['GET'] });
   });
 
   it('serves POST /auth/token on both public hosts and nowhere else', () => {

@@ -10,6 +10,8 @@ export interface RouteRule {
   upstream: UpstreamName;
   methods?: string[]; // default: every method
   sandboxOnly?: boolean;
+  // Upstream prefix that replaces `path` (default: `path` itself, unchanged).
+  upstreamPath?: string;
 }
 
 // The whole public surface of the platform. A path not listed here is a 404 at the gateway.
@@ -20,6 +22,15 @@ export const ROUTE_TABLE: Record<ListenerName, RouteRule[]> = {
     { path: '/orders', match: 'subtree', upstream: 'orders' },
     { path: '/merchant/webhook', match: 'subtree', upstream: 'webhookDispatch' },
     { path: '/sandbox', match: 'subtree', upstream: 'paymentIngest', sandboxOnly: true },
+    // The sandbox dashboard reads KYC users through its own origin (no CORS): GET only, same token.
+    {
+      path: '/dashboard/kyc',
+      match: 'subtree',
+      methods: ['GET'],
+      upstream: 'kyc',
+      upstreamPath: '/kyc',
+      sandboxOnly: true,
+    },
   ],
   kyc: [
     { path: '/auth/token', match: 'exact', methods: ['POST'], upstream: 'auth' },
@@ -30,6 +41,10 @@ export const ROUTE_TABLE: Record<ListenerName, RouteRule[]> = {
     // More specific prefixes win over /admin (the router prefers the longer static match).
     { path: '/admin/orders', match: 'subtree', upstream: 'orders' },
     { path: '/admin/webhook-deliveries', match: 'subtree', upstream: 'webhookDispatch' },
+    { path: '/admin/kyc-users', match: 'subtree', upstream: 'kyc' },
+    { path: '/admin/bank-statements', match: 'exact', methods: ['POST'], upstream: 'paymentIngest' },
+    { path: '/admin/bank-transactions', match: 'subtree', upstream: 'paymentIngest' },
+    { path: '/admin/returns', match: 'subtree', methods: ['GET'], upstream: 'paymentIngest' },
   ],
 };
 

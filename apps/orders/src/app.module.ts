@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 
 import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
 import { HealthController, IdempotentRequests } from '@onramp/http';
+import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { systemClock } from '@onramp/orders-domain';
 import { typeOrmRootFor } from '@onramp/persistence';
@@ -13,28 +14,27 @@ import { OrderEventsHandler } from './events/order-events.handler';
 import { CLOCK, OrderTransitions } from './events/order-transitions';
 import { KycEligibility } from './kyc/kyc-eligibility';
 import { KycServiceClient } from './kyc/kyc-service.client';
-import { KycUserProjectionEntity } from './kyc/kyc-user-projection.entity';
-import { CreateOrders1750000200000 } from './migrations/1750000200000-create-orders';
 import { AdminOrdersQueries } from './orders/admin-orders.queries';
 import { CreateOrderUseCase } from './orders/create-order.usecase';
-import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
-import { OrderEntity } from './orders/order.entity';
+import { OrderStatusHistoryController } from './orders/order-status-history.controller';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersQueries } from './orders/orders.queries';
+import { SERVICE_DATABASE } from './database';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({
-      url: loadOrdersConfig().databaseUrl,
-      schema: ORDERS_SCHEMA,
-      entities: [OrderEntity, OrderStatusHistoryEntity, KycUserProjectionEntity],
-      migrations: [CreateOrders1750000200000],
-    })),
+    typeOrmRootFor(() => ({ url: loadOrdersConfig().databaseUrl, ...SERVICE_DATABASE })),
     MessagingModule.forService({ schema: ORDERS_SCHEMA, service: ordersConsumerName() }),
     MerchantAuthModule,
     AdminKeyModule.fromEnv(),
   ],
-  controllers: [HealthController, OrdersController, AdminOrdersController],
+  controllers: [
+    HealthController,
+    MetricsController,
+    OrdersController,
+    OrderStatusHistoryController,
+    AdminOrdersController,
+  ],
   providers: [
     { provide: ORDERS_CONFIG, useFactory: () => loadOrdersConfig() },
     { provide: CLOCK, useValue: systemClock },

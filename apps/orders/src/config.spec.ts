@@ -38,4 +38,29 @@ describe('loadOrdersConfig', () => {
       'http://kyc:3011',
     );
   });
+
+  describe('production mode', () => {
+    const production = {
+      ...base,
+      ONRAMP_MODE: 'production',
+      COLLECTION_IBAN: 'NL91ABNA0417164300',
+      COLLECTION_BIC: 'ABNANL2A',
+    };
+
+    it('starts with a real collection account', () => {
+      expect(loadOrdersConfig(production)).toMatchObject({ collectionIban: 'NL91ABNA0417164300' });
+    });
+
+    it('refuses the collection account left unset or at its test value', () => {
+      expect(() => loadOrdersConfig({ ...production, COLLECTION_IBAN: '' })).toThrow(
+        'COLLECTION_IBAN is required in production mode',
+      );
+      expect(() => loadOrdersConfig({ ...production, COLLECTION_IBAN: 'DE89370400440532013000' })).toThrow(
+        'COLLECTION_IBAN is the public test IBAN DE89370400440532013000',
+      );
+      expect(() => loadOrdersConfig({ ...production, COLLECTION_BIC: '' })).toThrow(
+        'COLLECTION_BIC is required in production mode',
+      );
+    });
+  });
 });

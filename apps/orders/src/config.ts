@@ -1,19 +1,30 @@
 import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { serviceSecretFor } from '@onramp/auth';
+import { isDevelopmentKey } from '@onramp/crypto';
 import { compareDecimal } from '@onramp/money';
 import { AmountBounds } from '@onramp/orders-domain';
 
 export const ORDERS_SCHEMA = 'orders';
 
+// The textbook example account (a public test IBAN): fine for a sandbox, refused in production, where
+// end users would wire real euros to an account that is not ours.
+export const TEST_COLLECTION_IBAN = 'DE89370400440532013000';
+export const TEST_COLLECTION_BIC = 'COBADEFFXXX';
+
 const ordersEnv = {
+  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
   DATABASE_URL: commonEnv.DATABASE_URL,
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   HOST: commonEnv.HOST,
   ORDERS_PORT: int({ default: defaultPorts.orders, min: 0, max: 65535 }),
   ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
   ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),
-  COLLECTION_IBAN: str({ default: 'DE89370400440532013000' }),
-  COLLECTION_BIC: str({ default: 'COBADEFFXXX' }),
+  COLLECTION_IBAN: str({ optional: true }),
+  COLLECTION_BIC: str({ optional: true }),
   KYC_SERVICE_URL: str({ default: `http://127.0.0.1:${defaultPorts.kycService}` }),
+  // This service's own secret for service-to-service credentials (identity "orders"); the KYC
+  // service lists it in SERVICE_CALLERS. Sandbox default: the published development secret.
+  SERVICE_SECRET: str({ optional: true }),
 };
 
 export interface OrdersConfig {
@@ -25,19 +36,31 @@ export interface OrdersConfig {
   collectionIban: string;
   collectionBic: string;
   kycServiceUrl: string;
+  serviceSecret?: string;
 }
 
 export function loadOrdersConfig(source: NodeJS.ProcessEnv = process.env): OrdersConfig {
   const env = loadEnv(ordersEnv, source);
   const problems: string[] = [];
+  const production = env.ONRAMP_MODE === 'production';
+  if (production && !env.COLLECTION_IBAN) problems.push('COLLECTION_IBAN is required in production mode');
+  else if (production && env.COLLECTION_IBAN === TEST_COLLECTION_IBAN)
+    problems.push(
+      `COLLECTION_IBAN is the public test IBAN ${TEST_COLLECTION_IBAN}: production mode needs the real collection account`,
+    );
+  if (production && !env.COLLECTION_BIC) problems.push('COLLECTION_BIC is required in production mode');
+  const collectionIban = env.COLLECTION_IBAN || TEST_COLLECTION_IBAN;
+  const collectionBic = env.COLLECTION_BIC || TEST_COLLECTION_BIC;
   if (compareDecimal(env.ORDER_MIN_AMOUNT, '0') <= 0)
     problems.push('ORDER_MIN_AMOUNT must be greater than 0');
   if (compareDecimal(env.ORDER_MIN_AMOUNT, env.ORDER_MAX_AMOUNT) > 0)
     problems.push('ORDER_MIN_AMOUNT must not exceed ORDER_MAX_AMOUNT');
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(env.COLLECTION_IBAN))
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(collectionIban))
     problems.push('COLLECTION_IBAN must be an IBAN without spaces');
-  if (!/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(env.COLLECTION_BIC))
+  if (!/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(collectionBic))
     problems.push('COLLECTION_BIC must be a BIC (8 or 11 characters)');
+  if (production && env.SERVICE_SECRET && isDevelopmentKey(env.SERVICE_SECRET))
+    problems.push('SERVICE_SECRET must not be a public development key in production');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return {
     databaseUrl: env.DATABASE_URL,
@@ -45,9 +68,10 @@ export function loadOrdersConfig(source: NodeJS.ProcessEnv = process.env): Order
     host: env.HOST,
     port: env.ORDERS_PORT,
     amountBounds: { min: env.ORDER_MIN_AMOUNT, max: env.ORDER_MAX_AMOUNT },
-    collectionIban: env.COLLECTION_IBAN,
-    collectionBic: env.COLLECTION_BIC,
+    collectionIban,
+    collectionBic,
     kycServiceUrl: env.KYC_SERVICE_URL.replace(/\/+$/, ''),
+    serviceSecret: serviceSecretFor(env.ONRAMP_MODE, env.SERVICE_SECRET),
   };
 }
 

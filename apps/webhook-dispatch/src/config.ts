@@ -1,10 +1,11 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
+import { DEVELOPMENT_KEYS, isDevelopmentKey } from '@onramp/crypto';
 import { HOUR_MS, RetryPolicy } from '@onramp/webhooks-domain';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
 // Lets `npm start` and tests run without key management; refused in production mode.
-export const DEV_SECRET_ENCRYPTION_KEY = 'ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQta2V5LTMyYiE=';
+export const DEV_SECRET_ENCRYPTION_KEY = DEVELOPMENT_KEYS.webhookSecretEncryption;
 
 export const webhookEnvSpec = {
   NODE_ENV: commonEnv.NODE_ENV,
@@ -43,7 +44,7 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv = process.env): Webh
   const env = loadEnv(webhookEnvSpec, source);
   const sandbox = env.ONRAMP_MODE === 'sandbox';
   const key = env.WEBHOOK_SECRET_ENCRYPTION_KEY;
-  if (!sandbox && (key === '' || key === DEV_SECRET_ENCRYPTION_KEY)) {
+  if (!sandbox && (key === '' || isDevelopmentKey(key))) {
     throw new ConfigError(
       'invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY is required (and not the dev key) in production mode',
     );

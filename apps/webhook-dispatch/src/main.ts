@@ -1,8 +1,15 @@
+import { Logger } from '@nestjs/common';
+
+import { installAppLogger } from '@onramp/logging';
+
 import { startWebhookDispatch } from './bootstrap';
 
+// First: with LOG_FORMAT=json even a configuration error at boot is a JSON line.
+installAppLogger('webhook-dispatch');
+
 startWebhookDispatch().catch((err: unknown) => {
-  process.stderr.write(
-    `webhook-dispatch failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  new Logger('webhook-dispatch').error(
+    `failed to start: ${err instanceof Error ? err.message : String(err)}`,
   );
   process.exit(1);
 });

@@ -112,7 +112,7 @@ export class ChaosMerchant {
       });
     const first = await send();
     if (first.status !== 401) return first;
-    this.token = undefined; // SPEC.md, Authentication 4: fetch a new token and retry
+    this.token = undefined; // docs/api.md, Authentication 3: fetch a new token and retry
     return send();
   }
 

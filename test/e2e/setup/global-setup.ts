@@ -20,11 +20,15 @@ export const E2E_TOKEN_TTL_SECONDS = 8;
 export default async function globalSetup(): Promise<void> {
   process.env.TZ = 'UTC';
   const mode = process.env.E2E_MODE ?? 'distributed';
-  if (mode !== 'distributed' && mode !== 'embedded') throw new Error(`E2E_MODE must be distributed or embedded, got ${mode}`);
+  if (mode !== 'distributed' && mode !== 'embedded')
+    throw new Error(`E2E_MODE must be distributed or embedded, got ${mode}`);
   const dir = mkdtempSync(join(tmpdir(), 'onramp-e2e-'));
   const t0 = Date.now();
   const launch = mode === 'embedded' ? launchEmbedded : launchPlatform;
+  const compiledRoot =
+    mode === 'distributed' && process.env.E2E_COMPILED === '1' ? compiledInstall() : undefined;
   const platform = await launch({
+    compiledRoot,
     dataDir: undefined,
     logDir: join(dir, 'logs'),
     portOffset: Number(process.env.E2E_PORT_OFFSET ?? 1000),
@@ -35,7 +39,10 @@ export default async function globalSetup(): Promise<void> {
     },
   });
   globalThis.__ONRAMP_E2E__ = platform;
-  process.stderr.write(`\n[e2e] ${mode} platform up in ${Date.now() - t0} ms; logs in ${join(dir, 'logs')}\n`);
+  const from = compiledRoot ? `compiled, production dependencies only, from ${compiledRoot}` : 'sources';
+  process.stderr.write(
+    `\n[e2e] ${mode} platform (${from}) up in ${Date.now() - t0} ms; logs in ${join(dir, 'logs')}\n`,
+  );
   Object.assign(process.env, {
     E2E_BASE_URL: platform.urls.base,
     E2E_KYC_URL: platform.urls.kyc,
@@ -48,4 +55,14 @@ export default async function globalSetup(): Promise<void> {
     E2E_LOG_DIR: join(dir, 'logs'),
     E2E_MODE: mode,
   });
+}
+
+// E2E_COMPILED=1 (`npm run test:e2e:distributed` sets it after `npm run build`): the apps run from the
+// build with production dependencies only, as in the image, so a broken build cannot pass the suite.
+function compiledInstall(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports, @nx/enforce-module-boundaries -- a plain Node build script
+  const { productionInstall } = require('../../../tools/build/production-install.js') as {
+    productionInstall: (dir?: string) => string;
+  };
+  return productionInstall(process.env.E2E_COMPILED_ROOT || undefined);
 }

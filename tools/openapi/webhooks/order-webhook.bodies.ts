@@ -2,7 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 import { OrderCompletedV1, OrderFailedV1 } from '@onramp/contracts';
 
-// The two webhook bodies of SPEC.md (Events), exactly its fields. `implements` ties them to the
+// The two webhook bodies of docs/api.md (Events), exactly its fields. `implements` ties them to the
 // event payloads webhook-dispatch sends as they are; openapi.spec.ts checks the field lists.
 
 const uuid = (description: string) => ApiProperty({ description, format: 'uuid' });

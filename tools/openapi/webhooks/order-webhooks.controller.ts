@@ -3,7 +3,7 @@ import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags, ApiWebhook } fr
 
 import { OrderCompletedWebhookBody, OrderFailedWebhookBody } from './order-webhook.bodies';
 
-// DESIGN.md section 4 and libs/webhooks/domain webhook-headers.ts: every header of one attempt.
+// docs/api.md, Webhooks and libs/webhooks/domain webhook-headers.ts: every header of one attempt.
 const WEBHOOK_HEADERS = [
   {
     name: 'X-Webhook-Signature',

@@ -29,6 +29,7 @@ export class CreateMerchantUseCase {
       id: randomUUID(),
       name: input.name,
       secretHash: await this.hasher.hash(secret),
+      tokenVersion: 0,
       createdAt: now,
       updatedAt: now,
     };

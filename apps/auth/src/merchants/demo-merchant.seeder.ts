@@ -26,7 +26,8 @@ export class DemoMerchantSeeder implements OnModuleInit {
     if (existing && (await this.hasher.verify(existing.secretHash, demo.secret))) return;
     await this.dataSource.query(
       `INSERT INTO "auth"."merchants" ("id", "name", "secret_hash") VALUES ($1, $2, $3)
-       ON CONFLICT ("id") DO UPDATE SET "secret_hash" = EXCLUDED."secret_hash", "updated_at" = now()`,
+       ON CONFLICT ("id") DO UPDATE SET "secret_hash" = EXCLUDED."secret_hash", "updated_at" = now(),
+         "token_version" = "merchants"."token_version" + 1`,
       [demo.id, DEMO_MERCHANT_NAME, await this.hasher.hash(demo.secret)],
     );
     this.log.log(`demo merchant ${demo.id} ready`);

@@ -12,6 +12,10 @@ export class MerchantEntity {
   @Column('text', { name: 'secret_hash' })
   secretHash!: string;
 
+  // Bumped by every secret rotation; tokens of an older version are refused by every service.
+  @Column('integer', { name: 'token_version', default: 0 })
+  tokenVersion!: number;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;
 

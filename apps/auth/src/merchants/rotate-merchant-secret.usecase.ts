@@ -7,7 +7,8 @@ import { notFound } from '@onramp/http';
 import { MerchantEntity } from './merchant.entity';
 import { SecretHasher } from './secret-hasher';
 
-// The old secret stops working at once; tokens already issued stay valid until they expire.
+// The old secret stops working at once, and so do the tokens issued with it: the token version is
+// bumped, and services refuse older versions as soon as they refresh the revocation list (seconds).
 @Injectable()
 export class RotateMerchantSecretUseCase {
   constructor(
@@ -20,7 +21,10 @@ export class RotateMerchantSecretUseCase {
     const secretHash = await this.hasher.hash(secret);
     const result = await this.dataSource
       .getRepository(MerchantEntity)
-      .update({ id: merchantId }, { secretHash, updatedAt: new Date() });
+      .update(
+        { id: merchantId },
+        { secretHash, updatedAt: new Date(), tokenVersion: () => '"token_version" + 1' },
+      );
     if (!result.affected) throw notFound('merchant not found');
     return { merchantId, merchantSecret: secret };
   }

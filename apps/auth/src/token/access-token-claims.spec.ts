@@ -3,6 +3,7 @@ import { buildAccessTokenClaims } from './access-token-claims';
 describe('buildAccessTokenClaims', () => {
   const base = {
     merchantId: '0b7d3c1e-5a7f-4d1e-9a53-2f6f1c1d2e3f',
+    tokenVersion: 0,
     issuer: 'onramp-auth',
     audience: 'onramp-api',
     ttlSeconds: 900,
@@ -19,6 +20,7 @@ describe('buildAccessTokenClaims', () => {
       exp: 1767323045 + 900,
       jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
       token_use: 'merchant_access',
+      ver: 0,
     });
   });
 

@@ -4,6 +4,7 @@ import { ACCESS_TOKEN_USE, AccessTokenClaims } from '@onramp/auth';
 
 export interface ClaimsInput {
   merchantId: string;
+  tokenVersion: number;
   issuer: string;
   audience: string;
   ttlSeconds: number;
@@ -11,7 +12,8 @@ export interface ClaimsInput {
   jti?: string;
 }
 
-// Exactly what libs/shared/auth verifies: iss, aud, exp, a string sub and token_use.
+// Exactly what libs/shared/auth verifies: iss, aud, exp, iat, a UUID sub, token_use, and ver
+// (the merchant token version, against the revocation list).
 export function buildAccessTokenClaims(input: ClaimsInput): AccessTokenClaims {
   const iat = Math.floor(input.now.getTime() / 1000);
   return {
@@ -22,5 +24,6 @@ export function buildAccessTokenClaims(input: ClaimsInput): AccessTokenClaims {
     exp: iat + input.ttlSeconds,
     jti: input.jti ?? randomUUID(),
     token_use: ACCESS_TOKEN_USE,
+    ver: input.tokenVersion,
   };
 }

@@ -68,6 +68,7 @@ export class IssueTokenUseCase {
     const signer = await this.keys.activeSigner();
     const claims = buildAccessTokenClaims({
       merchantId: merchant.id,
+      tokenVersion: merchant.tokenVersion,
       issuer: this.config.issuer,
       audience: this.config.audience,
       ttlSeconds: this.config.tokenTtlSeconds,

@@ -9,6 +9,8 @@ describe('TransferSigner', () => {
   const wallet = Wallet.createRandom();
   const usdc = '0x' + '12'.repeat(20);
   const config = loadChainSettlementConfig({
+    ONRAMP_MODE: 'production', // Arbitrum One: sandbox mode refuses a mainnet
+    RPC_URL: 'https://arb1.example',
     DATABASE_URL: 'postgres://localhost/x',
     USDC_ADDRESS: usdc,
     SETTLEMENT_SIGNER_KEY: wallet.privateKey,

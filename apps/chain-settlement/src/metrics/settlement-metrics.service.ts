@@ -1,40 +1,42 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { formatEther } from 'ethers';
 import { DataSource } from 'typeorm';
 
 import { usdcToString } from '@onramp/money';
+import { MetricFamily, metrics } from '@onramp/observability';
 import { SETTLEMENT_STATES } from '@onramp/settlement-domain';
 
 import { ChainClient } from '../chain/chain.client';
 import { TransferSigner } from '../chain/transfer-signer';
 import { HELD_UNDERFUNDED } from '../worker/sign-pending.step';
 
-interface Sample {
-  labels?: Record<string, string>;
-  value: string | number;
-}
-
-interface Metric {
-  name: string;
-  help: string;
-  type: 'gauge' | 'counter';
-  samples: Sample[];
-}
+type Metric = MetricFamily;
 
 // What an operator alerts on: orders held by an empty hot wallet, the wallet's balances, stuck
 // transactions being replaced, work that is not moving. Read from the database and the chain on
 // each scrape (a handful of cheap queries), so every worker instance reports the same numbers.
+// A collector of the process's metrics registry: GET /metrics (MetricsController) shows them beside
+// the HTTP, messaging and webhook metrics.
 @Injectable()
-export class SettlementMetrics {
+export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
+  private unregister?: () => void;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly chain: ChainClient,
     private readonly signer: TransferSigner,
   ) {}
 
-  async render(): Promise<string> {
-    const metrics = [...(await this.fromDatabase()), ...(await this.fromChain())];
-    return metrics.map(format).join('');
+  onModuleInit(): void {
+    this.unregister = metrics.addCollector('chain-settlement', () => this.collect());
+  }
+
+  onModuleDestroy(): void {
+    this.unregister?.();
+  }
+
+  async collect(): Promise<Metric[]> {
+    return [...(await this.fromDatabase()), ...(await this.fromChain())];
   }
 
   private async fromDatabase(): Promise<Metric[]> {
@@ -115,18 +117,4 @@ export class SettlementMetrics {
       return [{ ...rpcUp, samples: [{ value: 0 }] }];
     }
   }
-}
-
-// Prometheus text exposition format 0.0.4.
-function format(m: Metric): string {
-  const lines = [`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`];
-  for (const s of m.samples) {
-    const labels = s.labels
-      ? `{${Object.entries(s.labels)
-          .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`)
-          .join(',')}}`
-      : '';
-    lines.push(`${m.name}${labels} ${s.value}`);
-  }
-  return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { addLogContext, withLogContext } from '@onramp/logging';
 import { OutboxRelay } from '@onramp/messaging';
 import { retryDelayMs } from '@onramp/settlement-domain';
 
@@ -94,7 +95,13 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
     for (let i = 0; i < MAX_PER_TICK && this.running; i++) {
       let current: string | undefined;
       try {
-        const result = await step(skip, (orderUuid) => (current = orderUuid));
+        // Log lines of this step carry the order uuid once the step has picked its settlement.
+        const result = await withLogContext({}, () =>
+          step(skip, (orderUuid) => {
+            current = orderUuid;
+            addLogContext({ orderUuid });
+          }),
+        );
         if (result.kind === 'idle') break;
         if (result.kind === 'signed') crashPoint('after-sign');
         if (result.kind === 'broadcast') crashPoint('awaiting-receipt');
@@ -105,8 +112,10 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
         const reason = describeChainError(err);
         const kind = classifyChainError(err);
         const line = `order ${current}: settlement step failed, will retry: ${reason}`;
-        if (kind === 'rejected') this.log.error(line);
-        else this.log.warn(line);
+        const orderUuid = current;
+        withLogContext({ orderUuid }, () =>
+          kind === 'rejected' ? this.log.error(line) : this.log.warn(line),
+        );
         await recordStepFailure(this.dataSource, current, reason, this.config.pollMs);
         // The node did not answer: the rest of the tick would only collect more timeouts.
         if (kind === 'transient') throw err;

@@ -4,12 +4,21 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { loadGatewayConfig } from '../config';
-import { RunningGateway, startGateway } from '../main';
+import { RunningGateway, startGateway } from '../bootstrap';
 import { unusedPort } from '../testing/fake-upstream';
 import { OPENAPI_DOCS_DIR } from './api-docs.routes';
 
-const committed = (host: string): unknown =>
-  JSON.parse(readFileSync(join(OPENAPI_DOCS_DIR, `${host}.openapi.json`), 'utf8'));
+interface Doc {
+  servers: Array<{ variables: Record<string, { default: string }> }>;
+}
+const committed = (host: string): Doc =>
+  JSON.parse(readFileSync(join(OPENAPI_DOCS_DIR, `${host}.openapi.json`), 'utf8')) as Doc;
+// The committed document with its server variables defaulting to the address it was fetched from.
+const servedFrom = (host: string, origin: string): Doc => {
+  const doc = committed(host);
+  for (const server of doc.servers) for (const v of Object.values(server.variables)) v.default = origin;
+  return doc;
+};
 
 // The documents and Swagger UI are the gateway's own: no upstream, no token.
 describe('gateway API docs (/openapi.json, /docs)', () => {
@@ -49,7 +58,10 @@ describe('gateway API docs (/openapi.json, /docs)', () => {
       const spec = await fetch(`${url}/openapi.json`);
       expect(spec.status).toBe(200);
       expect(spec.headers.get('content-type')).toContain('application/json');
-      expect(await spec.json()).toEqual(committed(host));
+      expect(await spec.json()).toEqual(servedFrom(host, url));
+
+      const root = await fetch(`${url}/`, { redirect: 'manual' });
+      expect([root.status, root.headers.get('location')]).toEqual([302, '/docs']);
 
       const page = await fetch(`${url}/docs`);
       expect(page.status).toBe(200);
@@ -89,9 +101,9 @@ describe('gateway API docs (/openapi.json, /docs)', () => {
           .end();
       });
     const api = await get('api.onramp.test', '/openapi.json');
-    expect(JSON.parse(api.body)).toEqual(committed('base'));
+    expect(JSON.parse(api.body)).toEqual(servedFrom('base', 'http://api.onramp.test'));
     const kyc = await get('KYC.onramp.test:443', '/openapi.json');
-    expect(JSON.parse(kyc.body)).toEqual(committed('kyc'));
+    expect(JSON.parse(kyc.body)).toEqual(servedFrom('kyc', 'http://KYC.onramp.test:443'));
     expect((await get('kyc.onramp.test', '/docs')).status).toBe(200);
     expect((await get('evil.test', '/openapi.json')).status).toBe(404);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 
 import { ListenerName } from '../routes';
 
@@ -80,13 +80,37 @@ export function registerApiDocsRoutes(
     },
     ...loadUiAssets(),
   };
+  const document = JSON.parse(String(assets[OPENAPI_PATH]?.body)) as OpenApiDocument;
   for (const [path, asset] of Object.entries(assets)) {
-    fastify.get(path, { constraints }, async (_request, reply) =>
+    fastify.get(path, { constraints }, async (request, reply) =>
       reply
         .header('content-type', asset.type)
         .header('cache-control', path === OPENAPI_PATH ? 'no-cache' : 'public, max-age=3600')
         .header('x-content-type-options', 'nosniff')
-        .send(asset.body),
+        .send(path === OPENAPI_PATH ? withServerFrom(document, request) : asset.body),
     );
   }
+  // The bare host is where a newcomer lands first: send them to the reference.
+  fastify.get('/', { constraints }, async (_request, reply) => reply.redirect(DOCS_PATH, 302));
+}
+
+interface OpenApiDocument {
+  servers?: Array<{ url: string; description?: string; variables?: Record<string, { default: string }> }>;
+}
+
+// The committed document names the local default address; served, its server is the address this
+// request came to (another port, a proxy's host), so clients and "Try it out" target this gateway.
+function withServerFrom(document: OpenApiDocument, request: FastifyRequest): OpenApiDocument {
+  const host = request.headers.host;
+  if (!host || !/^[\w.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/i.test(host)) return document;
+  const origin = `${request.protocol}://${host}`;
+  return {
+    ...document,
+    servers: (document.servers ?? []).map((server) => ({
+      ...server,
+      variables: Object.fromEntries(
+        Object.entries(server.variables ?? {}).map(([name, v]) => [name, { ...v, default: origin }]),
+      ),
+    })),
+  };
 }

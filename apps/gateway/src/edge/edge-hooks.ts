@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { FastifyInstance } from 'fastify';
 
 import { notFound, sendProblem } from '@onramp/http';
+import { addLogContext } from '@onramp/logging';
 
 import { isBlockedPath } from '../routes';
 import { bodyCollector } from './body-collector';
@@ -22,6 +23,7 @@ export function installEdgeHooks(
   fastify.addHook('onRequest', (request, reply, done) => {
     const requestId = requestIdFor(request.headers['x-request-id']);
     request.headers['x-request-id'] = requestId;
+    addLogContext({ requestId });
     void reply.header('X-Request-Id', requestId);
     const path = request.url.split('?')[0];
     if (isBlockedPath(path)) {

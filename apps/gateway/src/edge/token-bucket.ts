@@ -37,4 +37,12 @@ export class TokenBuckets {
     if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as string);
     return { allowed: true };
   }
+
+  // Gives back one token taken by `take` (up to the burst): a reservation that turned out not to
+  // count, such as a token request whose credentials were right.
+  refund(key: string): void {
+    if (this.policy.ratePerSecond <= 0) return;
+    const b = this.buckets.get(key);
+    if (b) b.tokens = Math.min(this.policy.burst, b.tokens + 1);
+  }
 }

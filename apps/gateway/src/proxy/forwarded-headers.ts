@@ -9,12 +9,13 @@ export interface ClientConnection {
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-// Headers the upstream sees. Without a trusted ingress in front, X-Forwarded-* from the client are
-// replaced (a client must not choose the IP the services log or rate-limit on); with one, appended to.
+// Headers the upstream sees. Unless the connection comes from a trusted proxy (GATEWAY_TRUSTED_PROXIES),
+// X-Forwarded-* from the client are replaced (a client must not choose the IP the services log or
+// rate-limit on); from a trusted proxy, appended to.
 export function forwardedHeaders(
   headers: IncomingHttpHeaders,
   client: ClientConnection,
-  trustForwarded: boolean,
+  trustForwarded: boolean, // the peer is a trusted proxy
 ): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = { ...headers };
   const ip = client.remoteAddress ?? 'unknown';

@@ -5,7 +5,9 @@ import { Logger } from '@nestjs/common';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { sendProblem } from '@onramp/http';
+import { requestTraceContext, traceHeaders } from '@onramp/observability';
 
+import { TrustedProxies } from '../edge/trusted-proxies';
 import { ResolvedRoute } from '../routes';
 import { forwardedHeaders } from './forwarded-headers';
 import { codesOf, replyUpstreamProblem, upstreamProblem } from './upstream-error';
@@ -13,7 +15,7 @@ import { codesOf, replyUpstreamProblem, upstreamProblem } from './upstream-error
 export interface ProxyOptions {
   connectTimeoutMs: number;
   upstreamTimeoutMs: number;
-  trustForwarded: boolean;
+  trustedProxies: TrustedProxies;
   // Ingress mode: the route only answers for this Host (any port).
   hostname?: string;
 }
@@ -49,7 +51,7 @@ async function registerRoute(
   await fastify.register(proxy, {
     upstream: route.upstreamUrl,
     prefix: route.path,
-    rewritePrefix: route.path,
+    rewritePrefix: route.upstreamPath ?? route.path,
     routes: route.match === 'exact' ? ['/'] : ['/', '/*'],
     httpMethods: route.methods,
     constraints: opts.hostname ? { host: hostConstraint(opts.hostname) } : undefined,
@@ -77,8 +79,8 @@ async function registerRoute(
     },
     replyOptions: {
       retryDelay: () => null,
-      rewriteRequestHeaders: (request, headers) =>
-        forwardedHeaders(
+      rewriteRequestHeaders: (request, headers) => ({
+        ...forwardedHeaders(
           headers,
           {
             remoteAddress: request.raw.socket.remoteAddress,
@@ -86,8 +88,11 @@ async function registerRoute(
             host: request.headers.host,
             requestId: String(request.headers['x-request-id']),
           },
-          opts.trustForwarded,
+          opts.trustedProxies.has(request.raw.socket.remoteAddress),
         ),
+        // The service continues the gateway's span: one trace from the edge to the events.
+        ...traceHeaders(requestTraceContext(request)),
+      }),
       // Our Fastify instances are plain HTTP/1; reply-from types the reply for any server kind.
       onError: (reply, { error }) => {
         const path = reply.request.url.split('?')[0];

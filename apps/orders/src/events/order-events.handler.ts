@@ -6,7 +6,7 @@ import { EventConsumer } from '@onramp/messaging';
 import { upsertKycProjection } from '../kyc/kyc-projection';
 import { OrderTransitions } from './order-transitions';
 
-// What orders consumes (DESIGN.md section 1). The consumer starts at application bootstrap, after
+// What orders consumes (docs/architecture.md, events). The consumer starts at application bootstrap, after
 // every handler is registered here.
 @Injectable()
 export class OrderEventsHandler implements OnModuleInit {
@@ -21,6 +21,15 @@ export class OrderEventsHandler implements OnModuleInit {
         uuid: event.data.userUuid,
         merchantId: event.merchantId,
         status: event.data.status,
+        statusVersion: 0,
+      }),
+    );
+    this.consumer.on(Topics.KycUserStatusChanged, (event, manager) =>
+      upsertKycProjection(manager, {
+        uuid: event.data.userUuid,
+        merchantId: event.merchantId,
+        status: event.data.status,
+        statusVersion: event.data.statusVersion,
       }),
     );
     this.consumer.on(Topics.PaymentConfirmed, (event, manager) =>

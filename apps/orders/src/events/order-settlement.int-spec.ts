@@ -31,7 +31,7 @@ describe('order settlement events (integration)', () => {
       method: 'POST',
       url: '/orders/create',
       headers: { authorization: `Bearer ${t.issuer.tokenFor(merchant)}` },
-      payload: { amount, currency: 'EUR', recepientAddress: ADDRESS, kycUserUuid: user },
+      payload: { amount: Number(amount), currency: 'EUR', recepientAddress: ADDRESS, kycUserUuid: user },
     });
     expect(res.statusCode).toBe(201);
     return res.json();

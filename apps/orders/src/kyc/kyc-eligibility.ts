@@ -39,7 +39,7 @@ export class KycEligibility {
     if (known) return known;
     const remote = await this.kycService.findUser(merchantId, uuid);
     if (!remote) return null;
-    const facts = { uuid, merchantId, status: remote.status };
+    const facts = { uuid, merchantId, status: remote.status, statusVersion: remote.statusVersion };
     await upsertKycProjection(this.dataSource.manager, facts);
     return facts;
   }

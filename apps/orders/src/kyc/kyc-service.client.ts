@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
+import { SERVICE_CREDENTIAL_HEADER, signServiceRequest } from '@onramp/auth';
 import { KYC_STATUSES, KycStatus } from '@onramp/contracts';
 import { ProblemException } from '@onramp/http';
 
@@ -15,13 +16,20 @@ export class KycServiceClient {
 
   constructor(@Inject(ORDERS_CONFIG) private readonly config: OrdersConfig) {}
 
-  async findUser(merchantId: string, uuid: string): Promise<{ uuid: string; status: KycStatus } | null> {
-    const url = `${this.config.kycServiceUrl}/internal/kyc-users/${encodeURIComponent(uuid)}?merchantId=${encodeURIComponent(merchantId)}`;
+  async findUser(
+    merchantId: string,
+    uuid: string,
+  ): Promise<{ uuid: string; status: KycStatus; statusVersion: number } | null> {
+    const path = `/internal/kyc-users/${encodeURIComponent(uuid)}?merchantId=${encodeURIComponent(merchantId)}`;
+    const url = `${this.config.kycServiceUrl}${path}`;
+    const secret = this.config.serviceSecret;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (secret) headers[SERVICE_CREDENTIAL_HEADER] = signServiceRequest('orders', secret, 'GET', path);
     let res: Response;
     try {
       res = await fetch(url, {
         signal: AbortSignal.timeout(TIMEOUT_MS),
-        headers: { accept: 'application/json' },
+        headers,
       });
     } catch (err) {
       this.log.warn(`KYC service unreachable: ${(err as Error).message}`);
@@ -32,12 +40,18 @@ export class KycServiceClient {
       this.log.warn(`KYC service answered ${res.status}`);
       throw unavailable();
     }
-    const body = (await res.json().catch(() => null)) as { uuid?: unknown; status?: unknown } | null;
+    const body = (await res.json().catch(() => null)) as {
+      uuid?: unknown;
+      status?: unknown;
+      statusVersion?: unknown;
+    } | null;
     if (body?.uuid !== uuid || !(KYC_STATUSES as readonly unknown[]).includes(body.status)) {
       this.log.warn('KYC service answered an unexpected body');
       throw unavailable();
     }
-    return { uuid, status: body.status as KycStatus };
+    // an older KYC service answers without a version: treat it as the registration's
+    const statusVersion = typeof body.statusVersion === 'number' ? body.statusVersion : 0;
+    return { uuid, status: body.status as KycStatus, statusVersion };
   }
 }
 

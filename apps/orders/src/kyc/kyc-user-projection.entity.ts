@@ -13,6 +13,9 @@ export class KycUserProjectionEntity {
   @Column({ type: 'text' })
   status!: KycStatus;
 
+  @Column({ name: 'status_version', type: 'integer', default: 0 })
+  statusVersion!: number;
+
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
 import { badRequest, IdempotentRequests } from '@onramp/http';
-import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
+import { AppendEvent, OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { checkOrderAmount } from '@onramp/orders-domain';
 import { StoredResponse } from '@onramp/persistence';
 import { generateRfReference } from '@onramp/sepa';
@@ -34,6 +34,7 @@ export class CreateOrderUseCase {
     private readonly outbox: OutboxWriter,
     private readonly relay: OutboxRelay,
     private readonly idempotency: IdempotentRequests,
+    private readonly dataSource: DataSource,
   ) {}
 
   async execute(cmd: CreateOrderCommand): Promise<StoredResponse> {
@@ -41,15 +42,74 @@ export class CreateOrderUseCase {
     if (!amount.ok)
       throw badRequest('the request has invalid fields', [{ field: 'amount', message: amount.message }]);
     const recipientAddress = this.recipientOf(cmd.input);
-    const response = await this.idempotency.execute(
+    const response =
+      cmd.idempotencyKey === undefined
+        ? await this.createInOneStatement(cmd, amount.amount, recipientAddress)
+        : await this.createIdempotent(cmd, amount.amount, recipientAddress);
+    this.relay.nudge();
+    return response;
+  }
+
+  private createIdempotent(cmd: CreateOrderCommand, amount: string, recipientAddress: string): Promise<StoredResponse> {
+    return this.idempotency.execute(
       cmd.merchantId,
       cmd.idempotencyKey,
       cmd.rawBody,
-      (manager) => this.insert(manager, cmd, amount.amount, recipientAddress),
+      (manager) => this.insert(manager, cmd, amount, recipientAddress),
       () => this.kyc.assertApproved(cmd.merchantId, cmd.input.kycUserUuid),
     );
-    this.relay.nudge();
-    return response;
+  }
+
+  // The hot path (no Idempotency-Key, so nothing to store): the KYC check against the local
+  // projection, the order, its first history row and its order.created event in ONE statement, so
+  // one round trip and still all-or-nothing. Only when the statement wrote nothing does it find out
+  // why: a KYC user the projection does not know yet or not eligible (assertApproved asks the KYC
+  // service or throws the 422), or a taken reference (drawn again).
+  private async createInOneStatement(
+    cmd: CreateOrderCommand,
+    amount: string,
+    recipientAddress: string,
+  ): Promise<StoredResponse> {
+    for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
+      const order = this.draft(cmd, amount, recipientAddress);
+      order.reference = generateRfReference();
+      const event = this.outbox.prepare(this.orderCreated(order));
+      const rows: Array<{ created: number; eligible: number }> = await this.dataSource.query(
+        `WITH k AS (
+           SELECT 1 FROM "orders"."kyc_users" WHERE uuid = $3::uuid AND merchant_id = $2::uuid AND status = 'APPROVED'
+         ), o AS (
+           INSERT INTO "orders"."orders"
+             (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic, status, created_at, updated_at)
+           SELECT $1::uuid, $2::uuid, $3::uuid, $4::numeric, 'EUR', $5, $6, $7, $8, 'CREATED', $9::timestamptz, $9::timestamptz
+           FROM k
+           ON CONFLICT DO NOTHING
+           RETURNING uuid
+         ), h AS (
+           INSERT INTO "orders"."order_status_history" (order_uuid, from_status, to_status, reason, event_id, at)
+           SELECT uuid, NULL, 'CREATED', 'order created', NULL, $9::timestamptz FROM o
+         ), e AS (
+           INSERT INTO ${this.outbox.table} (event_id, topic, key, envelope, headers)
+           SELECT $10::uuid, $11, $12, $13::jsonb, $14::jsonb FROM o
+         )
+         SELECT (SELECT count(*) FROM o)::int AS created, (SELECT count(*) FROM k)::int AS eligible`,
+        [
+          order.uuid,
+          order.merchantId,
+          order.kycUserUuid,
+          order.amount,
+          order.recipientAddress,
+          order.reference,
+          order.iban,
+          order.bic,
+          order.createdAt,
+          ...event.values,
+        ],
+      );
+      if (rows[0].created === 1) return { status: 201, body: presentOrder(order) };
+      // Not in the projection yet (asks the KYC service and records the answer) or not eligible (422).
+      if (rows[0].eligible === 0) await this.kyc.assertApproved(cmd.merchantId, cmd.input.kycUserUuid);
+    }
+    throw new Error(`no free payment reference after ${REFERENCE_ATTEMPTS} attempts`);
   }
 
   // The DTO validated each spelling on its own; here they must agree.
@@ -71,8 +131,23 @@ export class CreateOrderUseCase {
     amount: string,
     recipientAddress: string,
   ): Promise<StoredResponse> {
+    const order = this.draft(cmd, amount, recipientAddress);
+    await this.insertWithFreshReference(manager, order);
+    await manager.insert(OrderStatusHistoryEntity, {
+      orderUuid: order.uuid,
+      fromStatus: null,
+      toStatus: 'CREATED',
+      reason: 'order created',
+      eventId: null,
+      at: order.createdAt,
+    });
+    await this.outbox.append(manager, this.orderCreated(order));
+    return { status: 201, body: presentOrder(order) };
+  }
+
+  private draft(cmd: CreateOrderCommand, amount: string, recipientAddress: string): OrderEntity {
     const now = new Date();
-    const order = manager.create(OrderEntity, {
+    return Object.assign(new OrderEntity(), {
       uuid: uuidv7(now.getTime()),
       merchantId: cmd.merchantId,
       kycUserUuid: cmd.input.kycUserUuid.toLowerCase(),
@@ -94,17 +169,11 @@ export class CreateOrderUseCase {
       updatedAt: now,
       completedAt: null,
       failedAt: null,
-    });
-    await this.insertWithFreshReference(manager, order);
-    await manager.insert(OrderStatusHistoryEntity, {
-      orderUuid: order.uuid,
-      fromStatus: null,
-      toStatus: 'CREATED',
-      reason: 'order created',
-      eventId: null,
-      at: now,
-    });
-    await this.outbox.append(manager, {
+    } satisfies Omit<OrderEntity, 'reference'>);
+  }
+
+  private orderCreated(order: OrderEntity): AppendEvent<typeof Topics.OrderCreated> {
+    return {
       type: Topics.OrderCreated,
       key: order.uuid,
       merchantId: order.merchantId,
@@ -115,10 +184,9 @@ export class CreateOrderUseCase {
         currency: 'EUR',
         recipientAddress: order.recipientAddress,
         reference: order.reference,
-        createdAt: now.toISOString(),
+        createdAt: order.createdAt.toISOString(),
       },
-    });
-    return { status: 201, body: presentOrder(order) };
+    };
   }
 
   // ON CONFLICT DO NOTHING keeps the transaction usable, so a taken reference is simply redrawn.

@@ -3,7 +3,7 @@ import { OrderStatus } from '@onramp/orders-domain';
 
 import { OrderEntity } from './order.entity';
 
-// DESIGN.md section 3, order object (create, payment-details, list). Amounts are JSON numbers;
+// docs/api.md, Conventions, order object (create, payment-details, list). Amounts are JSON numbers;
 // the settlement fields appear once known.
 export interface OrderResponse {
   uuid: string;

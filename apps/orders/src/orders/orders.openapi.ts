@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 
 import {
   ApiIdempotencyKey,
@@ -10,6 +10,7 @@ import {
   ApiValidationProblem,
 } from '@onramp/openapi';
 
+import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderResponseBody } from './order.response';
 
 // API documentation of /orders/* (tools/openapi builds the documents from it).
@@ -22,6 +23,21 @@ export const ApiCreateOrder = () =>
         'Starts an on-ramp order for a KYC-approved end user. The response carries the payment details (`iban`, `bic`, SEPA `reference`) the end user pays with; when the payment arrives the USDC is sent to `recepientAddress` and the order becomes `COMPLETED` (webhook `order.completed`), or `FAILED` (webhook `order.failed`).',
     }),
     ApiIdempotencyKey(),
+    // One explicit example: built from the properties, it would send both spellings of the address.
+    ApiBody({
+      type: CreateOrderDto,
+      examples: {
+        order: {
+          summary: 'An order of 100.50 EUR',
+          value: {
+            amount: 100.5,
+            currency: 'EUR',
+            recepientAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+            kycUserUuid: '01937a8e-4c2b-7d10-9a31-5f2e8b6c4d20',
+          },
+        },
+      },
+    }),
     ApiCreatedResponse({
       description: 'The order, status `CREATED` (or the first response of this Idempotency-Key).',
       type: OrderResponseBody,

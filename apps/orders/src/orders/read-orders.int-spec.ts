@@ -31,6 +31,45 @@ describe('GET /orders and /orders/:uuid/payment-details (integration)', () => {
     await t?.close();
   });
 
+  it('answers 401, never 500, to tokens without exp, without typ at+jwt or with a sub that is not a UUID', async () => {
+    const merchant = randomUUID();
+    const tokens = [
+      t.issuer.tokenFor(merchant, { withoutExpiry: true }),
+      t.issuer.tokenFor(merchant, { type: 'JWT' }),
+      t.issuer.tokenFor(merchant, { type: null }),
+      t.issuer.tokenFor('merchant-1'),
+      t.issuer.tokenFor(`${merchant}'--`),
+    ];
+    for (const token of tokens) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/orders',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const good = await t.app.inject({ method: 'GET', url: '/orders', headers: auth(merchant) });
+    expect(good.statusCode).toBe(200);
+  });
+
+  it('refuses the tokens of a merchant whose secret was rotated, within seconds', async () => {
+    const merchant = randomUUID();
+    const list = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/orders', headers: { authorization: `Bearer ${token}` } });
+    const old = t.issuer.tokenFor(merchant, { version: 0 });
+    expect((await list(old)).statusCode).toBe(200);
+    t.issuer.revokeBelow(merchant, 1);
+    const deadline = Date.now() + 15_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = (await list(old)).statusCode;
+    }
+    expect(status).toBe(401);
+    expect((await list(t.issuer.tokenFor(merchant))).statusCode).toBe(401); // no ver counts as 0
+    expect((await list(t.issuer.tokenFor(merchant, { version: 1 }))).statusCode).toBe(200);
+  });
+
   it('hides another merchant order behind 404 and answers 400 for a malformed uuid', async () => {
     const merchant = randomUUID();
     const order = await createFor(merchant, 10);

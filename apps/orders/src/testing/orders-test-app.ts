@@ -61,6 +61,7 @@ export async function startOrdersTestApp(env: Record<string, string> = {}): Prom
 
 const CONSUMED = [
   Topics.KycUserRegistered,
+  Topics.KycUserStatusChanged,
   Topics.PaymentConfirmed,
   Topics.PaymentFailed,
   Topics.TransferSucceeded,

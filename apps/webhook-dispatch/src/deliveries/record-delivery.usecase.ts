@@ -13,7 +13,7 @@ export type OrderOutcomeEvent =
   | EventEnvelope<typeof Topics.OrderFailed, OrderFailedV1>;
 
 // One delivery per event id (a redelivered event is a no-op). The body is fixed now, exactly as the
-// event carries it: the event data IS the SPEC.md webhook body; nothing is added, and the keys are
+// event carries it: the event data IS the docs/api.md webhook body; nothing is added, and the keys are
 // put back in the spec's order (JSONB on the way here does not keep it).
 @Injectable()
 export class RecordDeliveryUseCase {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { metrics } from '@onramp/observability';
 import { AttemptOutcome, classifyResponse, nextRetry } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
@@ -15,6 +16,15 @@ interface LockedDelivery {
   status: string;
   attempts: number;
 }
+
+const attempts = metrics.counter(
+  'webhook_delivery_attempts_total',
+  'Webhook delivery attempts by outcome: delivered (2xx), gone (410), failed (anything else or no answer).',
+);
+const attemptDuration = metrics.histogram(
+  'webhook_delivery_attempt_duration_seconds',
+  'Time of one webhook delivery attempt, by outcome.',
+);
 
 // Records an attempt and moves the delivery on: DELIVERED, DISABLED (410: the endpoint and all its
 // waiting deliveries), a retry per the schedule, or DEAD once the retry window has passed.
@@ -33,6 +43,8 @@ export class AttemptRecorder {
   async record(claim: ClaimedDelivery, result: SendResult): Promise<void> {
     const outcome: AttemptOutcome =
       result.statusCode === null ? 'failed' : classifyResponse(result.statusCode);
+    attempts.inc({ outcome });
+    attemptDuration.observe({ outcome }, result.durationMs / 1000);
     await this.dataSource.transaction(async (manager) => {
       // Merchant lock before row locks, as everywhere else.
       if (outcome === 'gone') await lockMerchant(manager, claim.merchantId, 'exclusive');

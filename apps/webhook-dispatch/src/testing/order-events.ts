@@ -25,7 +25,7 @@ export function testProducer(): Producer {
   }).producer();
 }
 
-// As the orders service would emit it: the data is the SPEC.md webhook body.
+// As the orders service would emit it: the data is the docs/api.md webhook body.
 export function orderCompleted(
   merchantId: string,
   overrides: Partial<OrderCompletedV1> = {},

@@ -1,4 +1,4 @@
-import { Admin, Kafka, KafkaMessage, logLevel, Partitioners } from 'kafkajs';
+import { Admin, Kafka, KafkaConfig, KafkaMessage, logLevel, Partitioners } from 'kafkajs';
 
 import { ALL_TOPICS } from '@onramp/contracts';
 
@@ -16,6 +16,8 @@ export const DEFAULT_REPLAY_GROUP = 'onramp-dlq-replay';
 
 export interface ReplayDeadLettersOptions extends DeadLetterFilter {
   brokers: string[];
+  ssl?: KafkaConfig['ssl']; // as the apps: loadKafkaClientConfig() from @onramp/messaging
+  sasl?: KafkaConfig['sasl'];
   topics?: string[]; // source or dead-letter topic names; default: every event topic
   dryRun?: boolean;
   groupId?: string; // default onramp-dlq-replay (+ ".<consumer>" when filtered by consumer)
@@ -62,6 +64,8 @@ export async function replayDeadLetters(opts: ReplayDeadLettersOptions): Promise
   const kafka = new Kafka({
     clientId: 'onramp-replay-dlq',
     brokers: opts.brokers,
+    ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
+    ...(opts.sasl ? { sasl: opts.sasl } : {}),
     logLevel: logLevel.ERROR,
     retry: { initialRetryTime: 200, retries: 8 },
   });

@@ -42,7 +42,10 @@ export type MismatchKind =
   | 'wrong-amount'
   | 'wrong-recipient'
   | 'tx-hash-differs'
-  | 'confirmed-but-order-not-completed';
+  | 'confirmed-but-order-not-completed'
+  | 'credit-for-unknown-order'
+  | 'order-paid-twice'
+  | 'credit-paid-and-returned';
 
 export interface Mismatch {
   kind: MismatchKind;

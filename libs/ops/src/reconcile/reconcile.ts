@@ -1,5 +1,6 @@
 import { JsonRpcProvider } from 'ethers';
 
+import { BankFigures, compareBankLedger, readBankLedger } from './bank-ledger';
 import { readChainTransfers } from './chain-transfers';
 import { compareLedgers } from './compare-ledgers';
 import { readLedgerSnapshot } from './ledger-snapshot';
@@ -24,6 +25,7 @@ export interface ReconcileReport {
   toBlock: number;
   hotWallets: string[];
   figures: ReconcileFigures;
+  bank: BankFigures;
   mismatches: Mismatch[];
 }
 
@@ -57,7 +59,11 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileReport
       toBlock,
       logChunkBlocks: opts.logChunkBlocks ?? 10_000,
     });
-    const { figures, mismatches } = compareLedgers({ ...snapshot, hotWallets }, transfers, inScope);
+    const chain = compareLedgers({ ...snapshot, hotWallets }, transfers, inScope);
+    const euros = await readBankLedger(opts.databaseUrl);
+    const bank = compareBankLedger(euros.orders, euros.credits);
+    const mismatches = [...chain.mismatches, ...bank.mismatches];
+    const figures = { ...chain.figures, mismatches: mismatches.length };
     return {
       ok: mismatches.length === 0,
       checkedAt: new Date().toISOString(),
@@ -67,6 +73,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileReport
       toBlock,
       hotWallets,
       figures,
+      bank: bank.figures,
       mismatches,
     };
   } finally {

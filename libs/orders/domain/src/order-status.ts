@@ -1,4 +1,4 @@
-// SPEC.md States and transitions: CREATED -> COMPLETED | FAILED; terminal states never change.
+// docs/api.md, Lifecycle of an order: CREATED -> COMPLETED | FAILED; terminal states never change.
 export const ORDER_STATUSES = ['CREATED', 'COMPLETED', 'FAILED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export type TerminalOrderStatus = Exclude<OrderStatus, 'CREATED'>;

@@ -1,6 +1,6 @@
 import { toWireNumber } from '@onramp/money';
 
-// The two webhook bodies of SPEC.md (Events). They are also the data of order.completed /
+// The two webhook bodies of docs/api.md (Events). They are also the data of order.completed /
 // order.failed, so webhook-dispatch sends them without asking anyone. Amounts are exact decimal
 // strings until the last step, where they become JSON numbers.
 
@@ -110,7 +110,7 @@ export function buildOrderCompletedBody(
 }
 
 // Nothing is ever sent for a failed order: 0 tokens, no token currency. The body carries no payer
-// name and no FX fields (SPEC.md).
+// name and no FX fields (docs/api.md).
 export function buildOrderFailedBody(
   order: OrderFacts,
   facts: FailureFacts,

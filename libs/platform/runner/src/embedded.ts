@@ -10,6 +10,7 @@ import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';
 import { FileLogger } from './file-logger';
 import { AppName, LaunchOptions, PlatformHandle, portOf, readyPath, SERVICES } from './platform';
 import { tail } from './log-tail';
+import { assertPortsFree } from './port-check';
 import { platformUrls, resolvePorts, serviceEnv } from './ports';
 import { loadLocalSecrets } from './secrets';
 
@@ -24,6 +25,10 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
   mkdirSync(opts.logDir, { recursive: true });
   const ports = resolvePorts(process.env, opts.portOffset ?? 0);
   const releaseDataDir = opts.dataDir ? await claimDataDir(opts.dataDir) : () => undefined;
+  await assertPortsFree(ports).catch((err: unknown) => {
+    releaseDataDir();
+    throw err;
+  });
   // State in a data dir needs local servers: a Postgres container would not keep it there.
   if (opts.dataDir) process.env.ONRAMP_DOCKER ??= '0';
   const infra = await startInfra({ dataDir: opts.dataDir, kafka: false, chainPort: opts.chainPort }).catch(

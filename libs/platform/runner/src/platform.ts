@@ -1,11 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort } from '@onramp/chain';
 import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/testing';
 
 import { tail } from './log-tail';
+import { assertPortsFree } from './port-check';
 import { platformUrls, PlatformPorts, resolvePorts, serviceEnv } from './ports';
 import { LocalSecrets, loadLocalSecrets } from './secrets';
 
@@ -27,6 +28,10 @@ export interface LaunchOptions {
   env?: Record<string, string>; // extra env for every app (e.g. a short token TTL in tests)
   echo?: boolean; // stream app logs to this terminal
   chainPort?: number;
+  // A production install (dist/ from `npm run build` and node_modules without devDependencies, see
+  // tools/build/production-install.js): then the migrate and kafka-topics steps run first and every
+  // app starts as `node <compiledRoot>/dist/apps/<app>/main.js`, as in the image. Default: sources.
+  compiledRoot?: string;
 }
 
 // For fault-injection tests: a process started with its own settings, or a further process of an
@@ -85,6 +90,7 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
   const root = findRepoRoot();
   mkdirSync(opts.logDir, { recursive: true });
   const ports = resolvePorts(process.env, opts.portOffset ?? 0);
+  await assertPortsFree(ports);
   const infra = await startInfra({ dataDir: opts.dataDir, chainPort: opts.chainPort });
   const secrets = loadLocalSecrets(opts.dataDir);
   const env: Record<string, string> = {
@@ -93,6 +99,7 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     ...serviceEnv(ports),
     ...secrets,
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    NO_COLOR: '1', // app output goes to log files: no ANSI colour codes in them
     ...(opts.env ?? {}),
   };
   const children = new Map<string, { proc: ChildProcess; log: WriteStream }>();
@@ -107,11 +114,17 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     }
     const port = name === 'gateway' ? ports.base : Number(own[PORT_ENV[name]] ?? portOf(ports, name));
     const log = createWriteStream(logFile, { flags: 'a' });
-    const proc = spawn(process.execPath, ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')], {
-      cwd: root,
-      env: { ...process.env, ...env, ...own, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = opts.compiledRoot
+      ? spawn(process.execPath, [compiledEntry(opts.compiledRoot, 'apps', name)], {
+          cwd: opts.compiledRoot,
+          env: { ...process.env, ...env, ...own },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+      : spawn(process.execPath, ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')], {
+          cwd: root,
+          env: { ...process.env, ...env, ...own, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
     for (const stream of [proc.stdout, proc.stderr]) {
       stream?.pipe(log, { end: false });
       if (opts.echo) stream?.on('data', (chunk: Buffer) => process.stdout.write(prefix(key, chunk)));
@@ -152,6 +165,24 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
   };
 
   try {
+    if (opts.compiledRoot) {
+      // As a deployment does it: schema and topics first, then apps that neither migrate nor create topics.
+      await runStep(
+        opts.compiledRoot,
+        ['tools', 'migrate'],
+        ['all'],
+        { ...process.env, ...env },
+        opts.logDir,
+      );
+      await runStep(
+        opts.compiledRoot,
+        ['tools', 'kafka-topics'],
+        [],
+        { ...process.env, ...env },
+        opts.logDir,
+      );
+      Object.assign(env, { DB_MIGRATE_AT_BOOT: 'false', KAFKA_CREATE_TOPICS: 'false' });
+    }
     await Promise.all(SERVICES.map((s) => startApp(s)));
     await startApp('gateway');
   } catch (err) {
@@ -178,4 +209,32 @@ function prefix(name: string, chunk: Buffer): string {
     .filter((l) => l.length > 0)
     .map((l) => `[${name}] ${l}\n`)
     .join('');
+}
+
+function compiledEntry(compiledRoot: string, ...path: string[]): string {
+  const entry = join(compiledRoot, 'dist', ...path, 'main.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  return entry;
+}
+
+// A one-shot deployment step of the build (migrate, kafka-topics); its output goes to <step>.log.
+async function runStep(
+  compiledRoot: string,
+  path: string[],
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+): Promise<void> {
+  const logFile = join(logDir, `${path[path.length - 1]}.log`);
+  const proc = spawn(process.execPath, [compiledEntry(compiledRoot, ...path), ...args], {
+    cwd: compiledRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  proc.stdout?.pipe(log, { end: false });
+  proc.stderr?.pipe(log, { end: false });
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+  await new Promise<void>((resolve) => log.end(() => resolve()));
+  if (code !== 0) throw new Error(`${path.join('/')} exited ${code}:\n${tail(logFile)}`);
 }

@@ -12,7 +12,7 @@ export interface PlatformPorts {
   webhookDispatch: number;
 }
 
-// Ports from the environment (BASE_PORT, KYC_PORT, ...) or DESIGN.md's defaults; `offset` moves the
+// Ports from the environment (BASE_PORT, KYC_PORT, ...) or docs/architecture.md's defaults; `offset` moves the
 // whole set, so a test run can sit beside a running platform.
 export function resolvePorts(env: NodeJS.ProcessEnv = process.env, offset = 0): PlatformPorts {
   const pick = (name: string, fallback: number): number =>

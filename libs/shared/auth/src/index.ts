@@ -6,3 +6,6 @@ export * from './merchant-auth.module';
 export * from './admin-key.source';
 export * from './admin-key.guard';
 export * from './admin-key.module';
+export * from './access-token-policy';
+export * from './revocation-cache';
+export * from './service-credential';

@@ -1,4 +1,4 @@
-import { createPublicKey, JsonWebKey } from 'node:crypto';
+import { createPublicKey, JsonWebKey, KeyObject } from 'node:crypto';
 
 import { Logger } from '@nestjs/common';
 
@@ -7,10 +7,11 @@ interface Jwks {
 }
 
 // Public keys of the auth service by kid, fetched over its documented internal HTTP endpoint.
-// An unknown kid triggers one refetch (key rotation), at most every few seconds.
+// An unknown kid triggers one refetch (key rotation), at most every few seconds. Keys are kept as
+// parsed KeyObjects: a PEM string would be parsed again (createPublicKey) on every token check.
 export class JwksCache {
   private readonly log = new Logger(JwksCache.name);
-  private keys = new Map<string, string>();
+  private keys = new Map<string, KeyObject>();
   private lastFetch = 0;
 
   constructor(
@@ -18,7 +19,7 @@ export class JwksCache {
     private readonly minRefetchMs = 5000,
   ) {}
 
-  async getPem(kid: string): Promise<string | undefined> {
+  async getKey(kid: string): Promise<KeyObject | undefined> {
     const cached = this.keys.get(kid);
     if (cached) return cached;
     if (Date.now() - this.lastFetch < this.minRefetchMs && this.keys.size > 0) return undefined;
@@ -32,10 +33,10 @@ export class JwksCache {
       const res = await fetch(this.jwksUrl, { signal: AbortSignal.timeout(3000) });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const jwks = (await res.json()) as Jwks;
-      const next = new Map<string, string>();
+      const next = new Map<string, KeyObject>();
       for (const jwk of jwks.keys) {
         if (!jwk.kid) continue;
-        next.set(jwk.kid, createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString());
+        next.set(jwk.kid, createPublicKey({ key: jwk, format: 'jwk' }));
       }
       this.keys = next;
     } catch (err) {

@@ -12,6 +12,12 @@ export interface AccessTokenClaims {
   iat: number;
   jti: string;
   token_use: typeof ACCESS_TOKEN_USE;
+  ver?: number; // the merchant's token version at issue; absent counts as 0
+}
+
+// GET {AUTH_URL}/.well-known/token-revocations: per rotated merchant, the lowest `ver` still valid.
+export interface TokenRevocations {
+  minimumVersions: Record<string, number>;
 }
 
 export interface AuthenticatedMerchant {

@@ -30,12 +30,14 @@ const OUTPUT_LIMIT = 8_000;
 const STOP_GRACE_MS = 5_000;
 
 export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHandle> {
+  if (opts.port) await assertChainPortFree(opts.port);
   const port = opts.port || (await freePort());
   const chainId = opts.chainId ?? ANVIL_DEFAULT_CHAIN_ID;
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'];
   if (opts.blockTimeSeconds !== undefined) args.push('--block-time', String(opts.blockTimeSeconds));
   if (opts.stateFile) args.push('--state', opts.stateFile);
-  if (opts.stateFile && opts.stateIntervalSeconds) args.push('--state-interval', String(opts.stateIntervalSeconds));
+  if (opts.stateFile && opts.stateIntervalSeconds)
+    args.push('--state-interval', String(opts.stateIntervalSeconds));
 
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -81,6 +83,35 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHan
     );
   }
   return { rpcUrl, chainId, pid: child.pid ?? -1, stop };
+}
+
+// A fixed port already taken must stop us: anvil would fail to bind, but the node already there
+// answers our readiness probe, and we would deploy to and pay on a chain that is not ours.
+export async function assertChainPortFree(port: number): Promise<void> {
+  const inUse = await new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(true));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(false)));
+  });
+  if (!inUse) return;
+  const occupant = await fetch(`http://127.0.0.1:${port}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    signal: AbortSignal.timeout(2_000),
+  })
+    .then(async (res) => {
+      const body = (await res.json()) as { result?: string };
+      return body.result
+        ? `another JSON-RPC node (chain id ${Number(body.result)})`
+        : 'a program that is not a JSON-RPC node';
+    })
+    .catch(() => 'a program that is not a JSON-RPC node');
+  throw new Error(
+    `chain port ${port} is already in use by ${occupant}; refusing to deploy to or pay on a node we did not start. ` +
+      'Stop it, or pick another port with CHAIN_RPC_PORT=<port> (or use that node on purpose with RPC_URL).',
+  );
 }
 
 export function anvilBinary(): string {

@@ -5,6 +5,7 @@ export {
   ANVIL_DEPLOYER_KEY,
   ANVIL_HOT_WALLET_KEY,
   anvilBinary,
+  assertChainPortFree,
   freePort,
   startAnvil,
 } from './anvil';

@@ -1,4 +1,4 @@
-import { bool, int, oneOf, str } from './env';
+import { int, oneOf, str } from './env';
 
 // Variables every service reads. Service-specific ones live in the service's own config file.
 export const commonEnv = {
@@ -15,7 +15,6 @@ export const commonEnv = {
   AUTH_URL: str({ default: 'http://127.0.0.1:3010' }),
   // kafka: the distributed deployment; embedded: a durable log in Postgres, for the one-process `npm start`
   EVENT_TRANSPORT: oneOf(['kafka', 'embedded'] as const, { default: 'kafka' }),
-  TRUST_PROXY: bool({ default: true }),
 };
 
 // Internal ports of the services behind the gateway; public ports are the gateway's.

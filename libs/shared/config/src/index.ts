@@ -1,2 +1,4 @@
 export * from './env';
 export * from './common-env';
+export * from './chain-networks';
+export * from './dev-keys';

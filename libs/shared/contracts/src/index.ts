@@ -3,6 +3,7 @@ export * from './events/envelope';
 export * from './events/event-map';
 export * from './events/validate-event';
 export * from './kyc-user-registered/kyc-user-registered.event';
+export * from './kyc-user-status-changed/kyc-user-status-changed.event';
 export * from './order-created/order-created.event';
 export * from './order-completed/order-completed.event';
 export * from './order-failed/order-failed.event';

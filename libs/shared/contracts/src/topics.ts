@@ -1,6 +1,7 @@
 // Topic names never change once live; a breaking payload change is a new event version.
 export const Topics = {
   KycUserRegistered: 'kyc.user.registered',
+  KycUserStatusChanged: 'kyc.user.status-changed',
   OrderCreated: 'order.created',
   OrderCompleted: 'order.completed',
   OrderFailed: 'order.failed',

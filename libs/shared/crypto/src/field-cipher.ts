@@ -16,12 +16,19 @@ export class FieldCipher {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(associatedData));
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', this.keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+    return [
+      'v1',
+      this.keyId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      ct.toString('base64url'),
+    ].join('.');
   }
 
   decrypt(sealed: string, associatedData = ''): string {
     const [version, keyId, iv, tag, ct] = sealed.split('.');
-    if (version !== 'v1' || keyId !== this.keyId) throw new Error('sealed value was not produced with this key');
+    if (version !== 'v1' || keyId !== this.keyId)
+      throw new Error('sealed value was not produced with this key');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(associatedData));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
@@ -31,7 +38,9 @@ export class FieldCipher {
 
 // Accepts 32 bytes as 64 hex chars or base64/base64url; anything else fails at boot.
 export function parseKey(material: string): Buffer {
-  const key = /^[0-9a-fA-F]{64}$/.test(material) ? Buffer.from(material, 'hex') : Buffer.from(material, 'base64');
+  const key = /^[0-9a-fA-F]{64}$/.test(material)
+    ? Buffer.from(material, 'hex')
+    : Buffer.from(material, 'base64');
   if (key.length !== 32) throw new Error('encryption key must be 32 bytes (64 hex chars or base64)');
   return key;
 }

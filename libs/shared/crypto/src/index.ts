@@ -1,1 +1,2 @@
 export * from './field-cipher';
+export * from './development-keys';

@@ -1,7 +1,12 @@
 import { INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
+import { installAppLogger, withLogContext } from '@onramp/logging';
+import { installHttpMetrics, installHttpTracing, installTracing } from '@onramp/observability';
+
+import { inspectInput } from './input-guard';
 import { ProblemDetailsFilter } from './problem.filter';
 import { ProblemValidationPipe } from './validation.pipe';
 
@@ -16,6 +21,9 @@ export interface HttpServiceOptions {
   // application/x-www-form-urlencoded bodies parsed into objects: only the OAuth token endpoint takes
   // them; everywhere else a form body is a 415 like any other non-JSON body.
   formBodies?: boolean;
+  // Which peers may set X-Forwarded-For (so request.ip is the client behind them). Default: none;
+  // a service never believes a client's own header.
+  trustProxy?: (address: string, hop: number) => boolean;
 }
 
 const LEVELS: Record<string, LogLevel[]> = {
@@ -28,20 +36,48 @@ const LEVELS: Record<string, LogLevel[]> = {
 // The Fastify adapter of every service: body limit (413 past it), JSON only (text/plain is a 415,
 // not a string), and form bodies only where asked for (the OAuth token endpoint).
 export function createHttpAdapter(
-  opts: Pick<HttpServiceOptions, 'bodyLimit' | 'formBodies'> = {},
+  opts: Pick<HttpServiceOptions, 'bodyLimit' | 'formBodies' | 'trustProxy'> = {},
 ): FastifyAdapter {
-  const adapter = new FastifyAdapter({ bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT, trustProxy: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustProxy: opts.trustProxy ?? false,
+  });
   const fastify = adapter.getInstance();
+  // Every log line written while serving a request carries its id (X-Request-Id from the gateway).
+  // Set again before the handler: body parsing can leave the async context of onRequest.
+  const inRequestContext = (request: FastifyRequest, _reply: unknown, done: () => void): void => {
+    const header = request.headers['x-request-id'];
+    withLogContext({ requestId: typeof header === 'string' && header ? header : request.id }, done);
+  };
+  fastify.addHook('onRequest', inRequestContext);
+  fastify.addHook('preHandler', inRequestContext);
   fastify.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parser (proto-poisoning checks included), then our depth and control
+  // character guard: both are 400s here, before a pipe or a query could turn them into a 500.
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    void json(req, body as string, (err: Error | null, value?: unknown) => {
+      if (err) return done(err);
+      const problem = inspectInput(value, 'body');
+      if (problem) return done(problem);
+      done(null, value);
+    });
+  });
   if (opts.formBodies) {
     fastify.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_req, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        const value = Object.fromEntries(new URLSearchParams(body as string));
+        done(inspectInput(value, 'body') ?? null, value);
       },
     );
   }
+  // Query strings and path parameters arrive percent-decoded: %00 is a NUL like any other.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    done(inspectInput(request.query, 'query') ?? inspectInput(request.params, 'path'));
+  });
   return adapter;
 }
 
@@ -60,13 +96,18 @@ export async function createHttpApp(
   opts: HttpServiceOptions,
 ): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(module as never, createHttpAdapter(opts), {
-    logger: LEVELS[opts.logLevel ?? 'info'] ?? LEVELS.info,
+    // LOG_FORMAT=json (production default): JSON lines; else Nest's console logger at LOG_LEVEL.
+    logger: installAppLogger(opts.name) ?? LEVELS[opts.logLevel ?? 'info'] ?? LEVELS.info,
     bufferLogs: false,
     // The parsers are ours (fastify's JSON + the form parser above); Nest's own would re-register
     // application/x-www-form-urlencoded at init() and fail with "already present".
     bodyParser: false,
   });
   applyHttpConventions(app);
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  installHttpMetrics(fastify, opts.name); // exposed by each app's MetricsController
+  installTracing({ serviceName: opts.name });
+  installHttpTracing(fastify, opts.name);
   app.enableShutdownHooks();
   return app;
 }

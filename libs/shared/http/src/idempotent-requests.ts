@@ -11,7 +11,7 @@ export function violatedConstraint(err: unknown): string | undefined {
   return e?.driverError?.constraint ?? e?.constraint;
 }
 
-// Idempotency-Key on POST (DESIGN.md section 3): the key is saved in the transaction of the write,
+// Idempotency-Key on POST (docs/api.md, Conventions): the key is saved in the transaction of the write,
 // so a retried request either replays the first response or, with another body, gets 409.
 export class IdempotentRequests {
   private readonly store: IdempotencyStore;

@@ -5,3 +5,5 @@ export * from './pagination';
 export * from './health.controller';
 export * from './bootstrap';
 export * from './idempotent-requests';
+export * from './input-guard';
+export * from './optional-field';

@@ -12,7 +12,11 @@ describe('pagination', () => {
   it('defaults to limit 50 offset 0 and rejects limit above 50, 0, negatives and junk', () => {
     expect(parse({}).value).toMatchObject({ limit: 50, offset: 0 });
     expect(parse({ limit: '10', offset: '20' }).value).toMatchObject({ limit: 10, offset: 20 });
-    for (const q of [{ limit: '51' }, { limit: '0' }, { offset: '-1' }, { limit: 'abc' }, { limit: '1.5' }]) {
+    const junk = [{ limit: '51' }, { limit: '0' }, { offset: '-1' }, { limit: 'abc' }, { limit: '1.5' }];
+    const huge = [{ offset: '9223372036854775808' }, { offset: '2147483648' }, { offset: '1e400' }];
+    const loose = [{ limit: '1e1' }, { limit: '0x10' }, { offset: ' 7' }, { limit: ['1', '2'] as never }];
+    expect(parse({ offset: '2147483647' }).errors).toEqual([]);
+    for (const q of [...junk, ...huge, ...loose]) {
       expect(parse(q).errors.length).toBeGreaterThan(0);
     }
   });

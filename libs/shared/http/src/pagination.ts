@@ -1,21 +1,36 @@
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 export const MAX_PAGE_SIZE = 50;
+// Far past any real list, well inside both Postgres' bigint OFFSET and a JS safe integer: 2^63 or
+// 1e400 is a 400, never a driver error.
+export const MAX_OFFSET = 2_147_483_647;
+
+// Query integers in plain decimal only: "1e3", "0x10", " 7", "7.0" and repeated parameters are
+// rejected (NaN fails @IsInt) instead of being coerced by Number().
+export const StrictQueryInt = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,16}$/.test(value)
+        ? Number(value)
+        : NaN,
+  );
 
 export class PaginationQuery {
   @IsOptional()
-  @Type(() => Number)
+  @StrictQueryInt()
   @IsInt({ message: 'limit must be an integer between 1 and 50' })
   @Min(1, { message: 'limit must be an integer between 1 and 50' })
   @Max(MAX_PAGE_SIZE, { message: 'limit must be an integer between 1 and 50' })
   limit: number = MAX_PAGE_SIZE;
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'offset must be a non-negative integer' })
-  @Min(0, { message: 'offset must be a non-negative integer' })
+  @StrictQueryInt()
+  @IsInt({ message: `offset must be an integer between 0 and ${MAX_OFFSET}` })
+  @Min(0, { message: `offset must be an integer between 0 and ${MAX_OFFSET}` })
+  @Max(MAX_OFFSET, { message: `offset must be an integer between 0 and ${MAX_OFFSET}` })
   offset: number = 0;
 }
 

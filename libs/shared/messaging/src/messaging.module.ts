@@ -1,4 +1,12 @@
-import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  DynamicModule,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { commonEnv, int, loadEnv } from '@onramp/config';
@@ -8,6 +16,7 @@ import { OutboxRelay } from './outbox/outbox-relay';
 import { OutboxWriter } from './outbox/outbox-writer';
 import { EmbeddedTransport } from './transport/embedded/embedded.transport';
 import { EVENT_TRANSPORT, EventTransport } from './transport/event-transport';
+import { loadKafkaClientConfig, loadKafkaTopicSettings } from './transport/kafka-client-config';
 import { KafkaTransport } from './transport/kafka.transport';
 
 export interface MessagingModuleOptions {
@@ -20,7 +29,10 @@ export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 export function createTransport(service: string): EventTransport {
   const { EVENT_TRANSPORT } = loadEnv({ EVENT_TRANSPORT: commonEnv.EVENT_TRANSPORT });
   if (EVENT_TRANSPORT === 'embedded') {
-    const env = loadEnv({ DATABASE_URL: commonEnv.DATABASE_URL, KAFKA_PARTITIONS: commonEnv.KAFKA_PARTITIONS });
+    const env = loadEnv({
+      DATABASE_URL: commonEnv.DATABASE_URL,
+      KAFKA_PARTITIONS: commonEnv.KAFKA_PARTITIONS,
+    });
     return new EmbeddedTransport({
       databaseUrl: env.DATABASE_URL,
       clientId: `onramp-${service}`,
@@ -28,17 +40,13 @@ export function createTransport(service: string): EventTransport {
     });
   }
   const env = loadEnv({
-    KAFKA_BROKERS: commonEnv.KAFKA_BROKERS,
-    KAFKA_PARTITIONS: commonEnv.KAFKA_PARTITIONS,
-    KAFKA_REPLICATION_FACTOR: commonEnv.KAFKA_REPLICATION_FACTOR,
     // how long a crashed consumer holds its partitions before the group moves on (broker minimum 6 s)
     KAFKA_SESSION_TIMEOUT_MS: int({ default: 30_000, min: 6_000 }),
   });
   return new KafkaTransport({
-    brokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+    ...loadKafkaClientConfig(),
+    ...loadKafkaTopicSettings(),
     clientId: `onramp-${service}`,
-    partitions: env.KAFKA_PARTITIONS,
-    replicationFactor: env.KAFKA_REPLICATION_FACTOR,
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
   });
 }

@@ -16,7 +16,7 @@ export const eurToFixed = (cents: bigint): string => fromScaledFixed(cents, EUR_
 export const usdcToString = (baseUnits: bigint): string => fromScaled(baseUnits, USDC_DECIMALS);
 export const usdcToBaseUnits = (value: string): bigint => toScaled(value, USDC_DECIMALS);
 
-// JSON numbers on the wire (SPEC.md); the decimal string's shortest form is what JSON.stringify prints.
+// JSON numbers on the wire (docs/api.md); the decimal string's shortest form is what JSON.stringify prints.
 export function toWireNumber(decimal: string): number {
   const n = Number(decimal);
   if (!Number.isFinite(n)) throw new DecimalError(`not representable: ${decimal}`);

@@ -1,6 +1,6 @@
 import { ApiHeader } from '@nestjs/swagger';
 
-// DESIGN.md section 3: same key + same body replays the first response; another body is a 409.
+// docs/api.md, Conventions: same key + same body replays the first response; another body is a 409.
 export const ApiIdempotencyKey = () =>
   ApiHeader({
     name: 'Idempotency-Key',

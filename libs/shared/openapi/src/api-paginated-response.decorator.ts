@@ -1,7 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 
-import { MAX_PAGE_SIZE } from '@onramp/http';
+import { MAX_OFFSET, MAX_PAGE_SIZE } from '@onramp/http';
 
 import { ApiProblemResponse } from './api-problem-response.decorator';
 
@@ -22,8 +22,8 @@ export function ApiPaginatedResponse(
     ApiQuery({
       name: 'offset',
       required: false,
-      description: 'Number of items to skip.',
-      schema: { type: 'integer', minimum: 0, default: 0 },
+      description: `Number of items to skip (0 to ${MAX_OFFSET}).`,
+      schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
     }),
     ApiOkResponse({
       description: `${opts.description} A JSON array, newest first.`,
@@ -46,7 +46,7 @@ export function ApiPaginatedResponse(
     }),
     ApiProblemResponse(
       400,
-      `\`limit\` is not an integer from 1 to ${MAX_PAGE_SIZE}, or \`offset\` is negative.`,
+      `\`limit\` is not an integer from 1 to ${MAX_PAGE_SIZE}, or \`offset\` is not one from 0 to ${MAX_OFFSET}.`,
       {
         detail: 'the request has invalid fields',
         errors: [{ field: 'limit', message: 'limit must be an integer between 1 and 50' }],

@@ -1,6 +1,8 @@
 import { Client } from 'pg';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 
+import { withMigrationLock } from './migration-lock';
+
 export interface ServiceDataSourceOptions {
   url: string;
   schema: string; // each service owns exactly one schema
@@ -42,9 +44,11 @@ export async function ensureSchema(url: string, schema: string): Promise<void> {
 }
 
 export async function openServiceDataSource(opts: ServiceDataSourceOptions): Promise<DataSource> {
-  await ensureSchema(opts.url, opts.schema);
-  const ds = new DataSource(serviceDataSourceOptions(opts));
-  await ds.initialize();
-  await ds.runMigrations({ transaction: 'each' });
-  return ds;
+  return withMigrationLock(opts.url, async () => {
+    await ensureSchema(opts.url, opts.schema);
+    const ds = new DataSource(serviceDataSourceOptions(opts));
+    await ds.initialize();
+    await ds.runMigrations({ transaction: 'each' });
+    return ds;
+  });
 }

@@ -3,3 +3,5 @@ export * from './pg-errors';
 export * from './messaging-tables';
 export * from './idempotency-store';
 export * from './typeorm-root';
+export * from './migration-lock';
+export * from './service-migrations';

@@ -32,7 +32,7 @@ export async function dropMessagingTables(qr: QueryRunner, schema: string): Prom
   await qr.query(`DROP TABLE "${schema}"."outbox"`);
 }
 
-// Idempotency-Key records for the public POSTs (DESIGN.md section 3), kept at least 24 h.
+// Idempotency-Key records for the public POSTs (docs/api.md, Conventions), kept at least 24 h.
 export async function createIdempotencyTable(qr: QueryRunner, schema: string): Promise<void> {
   await qr.query(`
     CREATE TABLE "${schema}"."idempotency_keys" (

@@ -1,28 +1,28 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
+import { IsIn, IsUUID, ValidateIf } from 'class-validator';
+
+import { OptionalField } from '@onramp/http';
 
 import { IsEurAmountInput, IsRecipientAddress } from './order-validators';
 
-// SPEC.md POST /orders/create; DESIGN.md section 3 fixes types and bounds.
+// docs/api.md POST /orders/create; docs/api.md, Conventions fixes types and bounds.
 @ApiSchema({ name: 'CreateOrderRequest' })
 export class CreateOrderDto {
   @ApiProperty({
     description:
-      'Order amount in EUR: greater than 0, at most 2 decimals, within the configured bounds (1 to 100000 by default). A JSON number; a decimal string such as "100.50" is accepted too.',
-    oneOf: [
-      { type: 'number', minimum: 0.01 },
-      { type: 'string', pattern: '^\\d+(\\.\\d{1,2})?$' },
-    ],
+      'Order amount in EUR, a JSON number (a string such as "100.50" is refused): greater than 0, at most 2 decimals, within the configured bounds (1 to 100000 by default).',
+    type: 'number',
+    minimum: 0.01,
     example: 100.5,
   })
   @IsEurAmountInput()
-  amount!: number | string;
+  amount!: number;
 
   @ApiProperty({ description: 'Only `EUR` is supported.', enum: ['EUR'], example: 'EUR' })
   @IsIn(['EUR'], { message: 'currency is required and must be EUR, the only supported currency' })
   currency!: 'EUR';
 
-  // SPEC.md spelling; required unless the alias recipientAddress is given.
+  // docs/api.md spelling; required unless the alias recipientAddress is given.
   @ApiProperty({
     description:
       'Arbitrum USDC wallet address that receives the tokens (the field is spelled this way). 0x and 40 hex characters; mixed case must be a valid EIP-55 checksum; not the zero address.',
@@ -39,7 +39,7 @@ export class CreateOrderDto {
     pattern: '^0x[0-9a-fA-F]{40}$',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsOptional()
+  @OptionalField()
   @IsRecipientAddress()
   recipientAddress?: string;
 

@@ -4,7 +4,8 @@ import { checkEurAmountFormat } from '@onramp/orders-domain';
 
 import { checkRecipientAddress } from '../recipient-address';
 
-// Shape of the amount (number or decimal string, > 0, at most 2 decimals); bounds come later.
+// Shape of the amount: a JSON number (as the merchant contract says), > 0, at most 2 decimals;
+// bounds come later. A string such as "10" is refused: strict types, one way to send an amount.
 export function IsEurAmountInput(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
@@ -12,9 +13,10 @@ export function IsEurAmountInput(): PropertyDecorator {
       target: target.constructor,
       propertyName: String(propertyName),
       validator: {
-        validate: (value: unknown) => checkEurAmountFormat(value).ok,
+        validate: (value: unknown) => typeof value === 'number' && checkEurAmountFormat(value).ok,
         defaultMessage: (args?: ValidationArguments) => {
           if (args?.value === undefined) return 'amount is required';
+          if (typeof args.value !== 'number') return 'amount must be a JSON number such as 10.5';
           const check = checkEurAmountFormat(args.value);
           return check.ok ? 'amount is invalid' : check.message;
         },

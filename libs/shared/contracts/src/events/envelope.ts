@@ -1,4 +1,4 @@
-// The JSON value of every event on every topic (DESIGN.md section 1).
+// The JSON value of every event on every topic (docs/architecture.md, events).
 export interface EventEnvelope<TType extends string = string, TData = unknown> {
   id: string; // uuid v7, stable across redeliveries
   type: TType;

@@ -18,7 +18,8 @@ export function parseEnvelope(raw: string | Buffer): EventEnvelope<EventType, Ev
   } catch {
     throw new InvalidEventError('event value is not JSON');
   }
-  if (typeof value !== 'object' || value === null) throw new InvalidEventError('event value is not an object');
+  if (typeof value !== 'object' || value === null)
+    throw new InvalidEventError('event value is not an object');
   const env = value as Partial<EventEnvelope>;
   if (typeof env.id !== 'string' || typeof env.type !== 'string' || typeof env.merchantId !== 'string') {
     throw new InvalidEventError('event envelope lacks id, type or merchantId');
@@ -29,7 +30,8 @@ export function parseEnvelope(raw: string | Buffer): EventEnvelope<EventType, Ev
 }
 
 export function validatePayload<K extends EventType>(type: K, data: unknown): EventMap[K] {
-  if (typeof data !== 'object' || data === null) throw new InvalidEventError(`${type}: data is not an object`);
+  if (typeof data !== 'object' || data === null)
+    throw new InvalidEventError(`${type}: data is not an object`);
   const instance = plainToInstance(EVENT_PAYLOAD_CLASSES[type] as new () => object, data) as EventMap[K];
   const errors = validateSync(instance as object, { forbidUnknownValues: false });
   if (errors.length > 0) {

@@ -1,6 +1,6 @@
 import { Equals, IsIn, IsISO8601, IsNumber, IsString, IsUUID } from 'class-validator';
 
-// Exactly the webhook body of SPEC.md (Events): webhook-dispatch sends it as it is.
+// Exactly the webhook body of docs/api.md (Events): webhook-dispatch sends it as it is.
 export class OrderCompletedV1 {
   @Equals('order.completed')
   event!: 'order.completed';

@@ -1,6 +1,6 @@
 import { Equals, IsIn, IsISO8601, IsNumber, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
 
-// Exactly the failed webhook body of SPEC.md: no payerAccountHolderName, no fxRate* fields.
+// Exactly the failed webhook body of docs/api.md: no payerAccountHolderName, no fxRate* fields.
 export class OrderFailedV1 {
   @Equals('order.failed')
   event!: 'order.failed';

@@ -1,9 +1,30 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { deadLetterTopic, EventEnvelope, EventMap, EventType, InvalidEventError, parseEnvelope } from '@onramp/contracts';
+import {
+  deadLetterTopic,
+  EventEnvelope,
+  EventMap,
+  EventType,
+  InvalidEventError,
+  parseEnvelope,
+} from '@onramp/contracts';
+import { withLogContext } from '@onramp/logging';
+import { inSpanFrom, metrics, SpanKind } from '@onramp/observability';
 
 import { ConsumedRecord, EventTransport } from '../transport/event-transport';
+
+// Consumer lag as time: from the moment the event occurred (its envelope's occurredAt, set in the
+// producer's transaction) to the moment this consumer starts handling it. It covers the outbox relay,
+// the broker and the consumer's backlog, and means the same on Kafka and on the embedded transport.
+const consumerLag = metrics.histogram(
+  'messaging_consumer_lag_seconds',
+  'Time from an event occurring to a consumer starting to handle it, by consumer group and topic.',
+);
+const deadLettered = metrics.counter(
+  'messaging_dead_lettered_total',
+  'Events sent to the dead-letter topic, by consumer group and topic.',
+);
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
@@ -60,7 +81,33 @@ export class EventConsumer {
     }
     const handler = this.handlers.get(event.type);
     if (!handler) return;
+    const occurred = Date.parse(event.occurredAt);
+    if (Number.isFinite(occurred)) {
+      consumerLag.observe(
+        { group: this.opts.groupId, topic: record.topic },
+        Math.max(0, Date.now() - occurred) / 1000,
+      );
+    }
+    const data = event.data as { orderUuid?: unknown } | undefined;
+    const orderUuid = typeof data?.orderUuid === 'string' ? data.orderUuid : undefined;
+    await withLogContext({ eventId: event.id, ...(orderUuid ? { orderUuid } : {}) }, () =>
+      // A consumer span continuing the producer's trace (the event's traceparent header): the events
+      // this handler writes carry the same trace.
+      inSpanFrom(
+        `${event.type} process`,
+        SpanKind.CONSUMER,
+        record.headers,
+        { 'messaging.destination.name': record.topic, 'messaging.consumer.group.name': this.opts.groupId },
+        () => this.handleParsed(record, event, handler),
+      ),
+    );
+  }
 
+  private async handleParsed(
+    record: ConsumedRecord,
+    event: EventEnvelope<EventType, EventMap[EventType]>,
+    handler: EventHandler<EventType>,
+  ): Promise<void> {
     const maxAttempts = this.opts.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -77,7 +124,9 @@ export class EventConsumer {
         }
         const delay = Math.min((this.opts.retryBaseDelayMs ?? 200) * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
         const why = exhausted ? 'database unreachable, waiting' : `retry in ${delay} ms`;
-        this.log.warn(`${event.type} ${event.id} attempt ${attempt} failed (${(err as Error).message}); ${why}`);
+        this.log.warn(
+          `${event.type} ${event.id} attempt ${attempt} failed (${(err as Error).message}); ${why}`,
+        );
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -92,7 +141,10 @@ export class EventConsumer {
     }
   }
 
-  private async applyOnce(event: EventEnvelope<EventType, EventMap[EventType]>, handler: EventHandler<EventType>) {
+  private async applyOnce(
+    event: EventEnvelope<EventType, EventMap[EventType]>,
+    handler: EventHandler<EventType>,
+  ) {
     await this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic) VALUES ($1, $2, $3)
@@ -105,7 +157,10 @@ export class EventConsumer {
   }
 
   private async deadLetter(record: ConsumedRecord, err: Error, attempts: number): Promise<void> {
-    this.log.error(`dead-lettering ${record.topic}@${record.partition}:${record.offset} after ${attempts} attempt(s): ${err.message}`);
+    deadLettered.inc({ group: this.opts.groupId, topic: record.topic });
+    this.log.error(
+      `dead-lettering ${record.topic}@${record.partition}:${record.offset} after ${attempts} attempt(s): ${err.message}`,
+    );
     await this.transport.publish([
       {
         topic: deadLetterTopic(record.topic),

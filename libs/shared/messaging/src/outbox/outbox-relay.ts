@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { metrics } from '@onramp/observability';
+
 import { EventTransport } from '../transport/event-transport';
 
 interface OutboxRow {
@@ -25,6 +27,7 @@ export class OutboxRelay {
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  private unregisterMetrics?: () => void;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -36,6 +39,30 @@ export class OutboxRelay {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+    this.unregisterMetrics = metrics.addCollector(`outbox:${this.opts.schema}`, () => this.lagMetrics());
+  }
+
+  // Outbox lag: events committed but not yet on the broker, and how long the oldest has waited.
+  private async lagMetrics() {
+    const [row] = await this.dataSource.query<Array<{ n: number; age: number | null }>>(
+      `SELECT count(*)::int AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+       FROM "${this.opts.schema}"."outbox" WHERE published_at IS NULL`,
+    );
+    const labels = { schema: this.opts.schema };
+    return [
+      {
+        name: 'messaging_outbox_unpublished',
+        help: 'Outbox events committed but not yet published to the broker.',
+        type: 'gauge' as const,
+        samples: [{ labels, value: row?.n ?? 0 }],
+      },
+      {
+        name: 'messaging_outbox_oldest_unpublished_seconds',
+        help: 'Age of the oldest unpublished outbox event (0 when none waits).',
+        type: 'gauge' as const,
+        samples: [{ labels, value: row?.age ?? 0 }],
+      },
+    ];
   }
 
   // Lets a writer skip the idle wait after it committed an event.
@@ -44,6 +71,7 @@ export class OutboxRelay {
   }
 
   async stop(): Promise<void> {
+    this.unregisterMetrics?.();
     this.running = false;
     this.wake?.();
     await this.loop;
@@ -77,11 +105,17 @@ export class OutboxRelay {
       );
       if (rows.length === 0) return 0;
       await this.transport.publish(
-        rows.map((r) => ({ topic: r.topic, key: r.key, value: JSON.stringify(r.envelope), headers: r.headers })),
+        rows.map((r) => ({
+          topic: r.topic,
+          key: r.key,
+          value: JSON.stringify(r.envelope),
+          headers: r.headers,
+        })),
       );
-      await manager.query(`UPDATE "${this.opts.schema}"."outbox" SET published_at = now() WHERE seq = ANY($1::bigint[])`, [
-        rows.map((r) => r.seq),
-      ]);
+      await manager.query(
+        `UPDATE "${this.opts.schema}"."outbox" SET published_at = now() WHERE seq = ANY($1::bigint[])`,
+        [rows.map((r) => r.seq)],
+      );
       return rows.length;
     });
   }

@@ -1,6 +1,15 @@
 import { EntityManager } from 'typeorm';
 
-import { CURRENT_EVENT_VERSION, EventEnvelope, EventHeaders, EventMap, EventType, validatePayload } from '@onramp/contracts';
+import {
+  CURRENT_EVENT_VERSION,
+  EventEnvelope,
+  EventHeaders,
+  EventMap,
+  EventType,
+  validatePayload,
+} from '@onramp/contracts';
+
+import { currentTraceparent } from '@onramp/observability';
 
 import { newTraceparent, uuidv7 } from '../ids';
 
@@ -12,12 +21,29 @@ export interface AppendEvent<K extends EventType> {
   traceparent?: string;
 }
 
+export interface PreparedOutboxRow<K extends EventType> {
+  envelope: EventEnvelope<K, EventMap[K]>;
+  values: [string, string, string, string, string];
+}
+
 // Writes an event into the service's outbox inside the caller's transaction. It is published later
 // by the relay, so the event exists if and only if the state change committed.
 export class OutboxWriter {
   constructor(private readonly schema: string) {}
 
   async append<K extends EventType>(manager: EntityManager, event: AppendEvent<K>): Promise<EventEnvelope<K, EventMap[K]>> {
+    const row = this.prepare(event);
+    await manager.query(
+      `INSERT INTO ${this.table} (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
+      row.values,
+    );
+    return row.envelope;
+  }
+
+  // The outbox row of an event without writing it, for a caller that folds the insert into its own
+  // statement (one round trip for a state change and its event, still one transaction). `values`
+  // are event_id, topic, key, envelope (JSON text) and headers (JSON text), in that order.
+  prepare<K extends EventType>(event: AppendEvent<K>): PreparedOutboxRow<K> {
     validatePayload(event.type, event.data); // never publish what a consumer would reject
     const envelope: EventEnvelope<K, EventMap[K]> = {
       id: uuidv7(),
@@ -31,12 +57,17 @@ export class OutboxWriter {
       [EventHeaders.Id]: envelope.id,
       [EventHeaders.Type]: envelope.type,
       [EventHeaders.Version]: String(envelope.version),
-      [EventHeaders.TraceParent]: event.traceparent ?? newTraceparent(),
+      // The trace of the request or event being handled, so one order is one trace.
+      [EventHeaders.TraceParent]: event.traceparent ?? currentTraceparent() ?? newTraceparent(),
     };
-    await manager.query(
-      `INSERT INTO "${this.schema}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
-      [envelope.id, event.type, event.key, JSON.stringify(envelope), JSON.stringify(headers)],
-    );
-    return envelope;
+    return {
+      envelope,
+      values: [envelope.id, event.type, event.key, JSON.stringify(envelope), JSON.stringify(headers)],
+    };
+  }
+
+  // The quoted table name, e.g. "orders"."outbox".
+  get table(): string {
+    return `"${this.schema}"."outbox"`;
   }
 }

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { Admin, Consumer, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
-
-import { ALL_TOPICS, deadLetterTopic } from '@onramp/contracts';
+import { Admin, Consumer, Kafka, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import type { ConnectionOptions } from 'node:tls';
 
 import { EventTransport, SubscribeOptions, TransportRecord } from './event-transport';
+import { missingTopics, provisionTopics } from './kafka-topics';
 
 export interface KafkaTransportOptions {
   brokers: string[];
@@ -11,6 +11,11 @@ export interface KafkaTransportOptions {
   partitions: number;
   replicationFactor: number;
   sessionTimeoutMs?: number; // default 30 s
+  ssl?: ConnectionOptions | boolean;
+  sasl?: SASLOptions;
+  // default true: create missing topics at connect; false (production): wait for `kafka:topics`
+  createTopics?: boolean;
+  topicsWaitMs?: number; // with createTopics false: how long to wait for the topics (default 300 s)
 }
 
 export class KafkaTransport implements EventTransport {
@@ -24,6 +29,8 @@ export class KafkaTransport implements EventTransport {
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
+      ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
+      ...(opts.sasl ? { sasl: opts.sasl } : {}),
       logLevel: logLevel.WARN,
       retry: { initialRetryTime: 200, retries: 10 },
       logCreator: () => (entry) => {
@@ -50,17 +57,28 @@ export class KafkaTransport implements EventTransport {
     const admin: Admin = this.kafka.admin();
     await admin.connect();
     try {
-      const existing = new Set(await admin.listTopics());
-      const wanted = ALL_TOPICS.flatMap((t) => [t, deadLetterTopic(t)]).filter((t) => !existing.has(t));
-      if (wanted.length > 0) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: wanted.map((topic) => ({
-            topic,
-            numPartitions: this.opts.partitions,
-            replicationFactor: this.opts.replicationFactor,
-          })),
-        });
+      if (this.opts.createTopics ?? true) {
+        await provisionTopics(admin, this.opts);
+        return;
+      }
+      // Production: topics are provisioned by `kafka:topics` (a Job); wait for them, bounded.
+      const timeoutMs = this.opts.topicsWaitMs ?? 300_000;
+      const started = Date.now();
+      let lastLog = 0;
+      for (;;) {
+        const missing = await missingTopics(admin);
+        if (missing.length === 0) return;
+        if (Date.now() - started > timeoutMs) {
+          throw new Error(
+            `Kafka topics missing after ${Math.round(timeoutMs / 1000)} s: ${missing.join(', ')}; ` +
+              'run the kafka-topics step (node dist/tools/kafka-topics/main.js) or set KAFKA_CREATE_TOPICS=true',
+          );
+        }
+        if (Date.now() - lastLog >= 10_000) {
+          this.log.warn(`waiting for the kafka-topics step: missing ${missing.join(', ')}`);
+          lastLog = Date.now();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2000));
       }
     } finally {
       await admin.disconnect();

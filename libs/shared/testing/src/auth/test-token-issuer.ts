@@ -11,7 +11,9 @@ export interface TestTokenOptions {
   issuer?: string; // default 'onramp-auth'
   audience?: string; // default 'onramp-api'
   tokenUse?: string; // default 'merchant_access'
-  type?: string; // JOSE header typ, default 'at+jwt'
+  type?: string | null; // JOSE header typ, default 'at+jwt'; null leaves it out
+  withoutExpiry?: boolean; // a token with no exp claim at all
+  version?: number; // the `ver` claim (token version); absent by default
 }
 
 export interface TestTokenIssuer {
@@ -21,6 +23,8 @@ export interface TestTokenIssuer {
   tokenFor(merchantId: string, opts?: TestTokenOptions): string;
   // A correctly shaped token signed by a key the JWKS does not publish under that kid.
   forgedTokenFor(merchantId: string): string;
+  // As a secret rotation does: tokens of this merchant below `minimumVersion` are revoked.
+  revokeBelow(merchantId: string, minimumVersion: number): void;
   close(): Promise<void>;
 }
 
@@ -34,9 +38,12 @@ export async function startTestTokenIssuer(): Promise<TestTokenIssuer> {
     keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: JWT_ALGORITHM, use: 'sig' }],
   });
 
+  const minimumVersions: Record<string, number> = {};
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/.well-known/jwks.json') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(jwks);
+    } else if (req.method === 'GET' && req.url === '/.well-known/token-revocations') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ minimumVersions }));
     } else {
       res.writeHead(404).end();
     }
@@ -48,7 +55,10 @@ export async function startTestTokenIssuer(): Promise<TestTokenIssuer> {
     const options: SignOptions = {
       algorithm: JWT_ALGORITHM,
       keyid: kid,
-      header: { alg: JWT_ALGORITHM, kid, typ: opts.type ?? ACCESS_TOKEN_TYPE },
+      header:
+        opts.type === null
+          ? { alg: JWT_ALGORITHM, kid }
+          : { alg: JWT_ALGORITHM, kid, typ: opts.type ?? ACCESS_TOKEN_TYPE },
       issuer: opts.issuer ?? 'onramp-auth',
       audience: opts.audience ?? 'onramp-api',
       subject: merchantId,
@@ -58,7 +68,8 @@ export async function startTestTokenIssuer(): Promise<TestTokenIssuer> {
     const payload = {
       token_use: opts.tokenUse ?? ACCESS_TOKEN_USE,
       iat: now,
-      exp: now + (opts.expiresInSeconds ?? 900),
+      ...(opts.version === undefined ? {} : { ver: opts.version }),
+      ...(opts.withoutExpiry ? {} : { exp: now + (opts.expiresInSeconds ?? 900) }),
     };
     return sign(payload, key.export({ format: 'pem', type: 'pkcs8' }).toString(), options);
   };
@@ -68,6 +79,9 @@ export async function startTestTokenIssuer(): Promise<TestTokenIssuer> {
     kid,
     tokenFor: (merchantId, opts) => signWith(privateKey, merchantId, opts),
     forgedTokenFor: (merchantId) => signWith(forger, merchantId),
+    revokeBelow: (merchantId, minimumVersion) => {
+      minimumVersions[merchantId] = minimumVersion;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

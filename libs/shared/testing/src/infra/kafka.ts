@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { freePort } from '@onramp/chain';
@@ -63,13 +64,16 @@ async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
     KAFKA_KEEP_DATA: persistent ? '1' : '',
   };
 
+  const stopProgress = reportFirstFetch();
   try {
     await runScript('start', env, FIRST_START_TIMEOUT_MS);
   } catch (err) {
+    stopProgress();
     await runScript('stop', env, 60_000).catch(() => undefined);
     if (runDir) removeRunDir(runDir);
     throw err;
   }
+  stopProgress();
   const guard = (): (() => void) =>
     guardAgainstOrphan(Number(readFileSync(join(kafkaHome, 'kafka.pid'), 'utf8').trim()), {
       signal: 'SIGTERM',
@@ -94,6 +98,28 @@ async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
       release = guard();
     },
   };
+}
+
+// The first start resolves the broker's jars from Maven Central (a minute or more, silent in the
+// script): say so, and keep saying that it is still going, so a first `npm run start:distributed`
+// does not look hung. Returns the function that ends the reports.
+function reportFirstFetch(): () => void {
+  const cache = join(process.env['ONRAMP_CACHE'] ?? join(homedir(), '.cache', 'onramp'), 'kafka');
+  const libs = process.env['KAFKA_LIBS_DIR'] ?? cache;
+  const complete = join(libs, `libs-${process.env['KAFKA_VERSION'] ?? '4.1.1'}`, '.complete');
+  if (existsSync(complete)) return () => undefined;
+  const t0 = Date.now();
+  process.stderr.write(
+    `[kafka] first start: fetching the broker's jars from Maven Central into ${libs} (once)...\n`,
+  );
+  const timer = setInterval(() => {
+    const done = existsSync(complete);
+    process.stderr.write(
+      `[kafka] ${done ? 'jars fetched, starting the broker' : 'still fetching the jars'} (${Math.round((Date.now() - t0) / 1000)} s)\n`,
+    );
+  }, 10_000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export function kafkaScriptPath(): string {

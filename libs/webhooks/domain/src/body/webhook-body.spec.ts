@@ -1,7 +1,7 @@
 import { serializeWebhookBody } from './webhook-body';
 
 describe('serializeWebhookBody', () => {
-  it('writes a completed body in SPEC.md order whatever order the fields arrive in', () => {
+  it('writes a completed body in docs/api.md order whatever order the fields arrive in', () => {
     const json = serializeWebhookBody({
       timestamp: 't',
       amount: 10.5,

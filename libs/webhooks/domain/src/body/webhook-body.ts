@@ -1,4 +1,4 @@
-// The order of SPEC.md's tables (Events). Events pass through JSONB on their way here, which keeps
+// The order of docs/api.md's lists (Events). Events pass through JSONB on their way here, which keeps
 // values but not key order; a merchant reading a body should see it as the spec lists it.
 const COMPLETED_FIELDS = [
   'event',

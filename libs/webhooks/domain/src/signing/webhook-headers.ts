@@ -9,7 +9,7 @@ export interface WebhookHeadersInput {
   timestampSeconds: number; // fresh per attempt so receivers can reject replays
 }
 
-// Every header of one delivery attempt (DESIGN.md section 4).
+// Every header of one delivery attempt (docs/api.md, Webhooks).
 export function webhookHeaders({
   secret,
   eventId,

@@ -34,7 +34,7 @@ const FORBIDDEN_V4: Range[] = [
 const FORBIDDEN_V6: Range[] = [
   range('::', 128, 'unspecified address'),
   range('::1', 128, 'loopback address'),
-  // DESIGN.md section 4 forbids IPv4-mapped addresses outright, whatever IPv4 address they carry.
+  // docs/api.md, Webhooks forbids IPv4-mapped addresses outright, whatever IPv4 address they carry.
   range('::ffff:0:0', 96, 'IPv4-mapped address'),
   range('::', 96, 'IPv4-compatible address'),
   range('64:ff9b:1::', 48, 'local-use NAT64 address'),

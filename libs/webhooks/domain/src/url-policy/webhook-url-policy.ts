@@ -19,7 +19,7 @@ function hostOf(url: URL): string {
 
 const isLocalhostName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
 
-// Registration-time check (DESIGN.md section 4). The WHATWG parser has already normalised numeric
+// Registration-time check (docs/api.md, Webhooks). The WHATWG parser has already normalised numeric
 // tricks (http://2130706433, 0x7f.1) to dotted quads, so literal addresses are judged as addresses.
 // Hostnames are judged again at connect time, by the address they resolve to.
 export function checkWebhookUrl(raw: string, opts: UrlPolicyOptions): WebhookUrlCheck {

@@ -1,0 +1,74 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+
+import { migrateService, serviceDataSourceOptions, waitForSchema } from '@onramp/persistence';
+
+import { SERVICE_DATABASE } from './database';
+
+async function freshDatabase(): Promise<string> {
+  const base = process.env['DATABASE_URL']!;
+  const name = `migrate_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function appliedNames(url: string): Promise<string[]> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const res = await c.query<{ name: string }>(
+      `SELECT name FROM "${SERVICE_DATABASE.schema}"."migrations" ORDER BY id`,
+    );
+    return res.rows.map((r) => r.name);
+  } finally {
+    await c.end();
+  }
+}
+
+// The migrate step against real Postgres: without the advisory lock, settlement processes started
+// together on an empty database failed with "duplicate key ... pg_type_typname_nsp_index".
+describe('settlement migrations under the migration lock', () => {
+  const known = (SERVICE_DATABASE.migrations as { name: string }[]).map((m) => m.name);
+
+  it('N concurrent migrations of one service on an empty database all succeed, each migration applied once', async () => {
+    const url = await freshDatabase();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => migrateService({ url, ...SERVICE_DATABASE })),
+    );
+    const applied = results.flatMap((r) => r.applied);
+    expect(applied.sort()).toEqual([...known].sort());
+    expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1);
+    expect(await appliedNames(url)).toEqual(known);
+  });
+
+  it('a production app waits (bounded) for its schema version, then starts once migrate has run', async () => {
+    const url = await freshDatabase();
+    const ds = await new DataSource(serviceDataSourceOptions({ url, ...SERVICE_DATABASE })).initialize();
+    try {
+      const logs: string[] = [];
+      await expect(
+        waitForSchema(ds, SERVICE_DATABASE.schema, {
+          timeoutMs: 300,
+          intervalMs: 100,
+          log: (m) => logs.push(m),
+        }),
+      ).rejects.toThrow(/schema "settlement" is missing 2 migration\(s\).*run the migrate step/);
+      expect(logs[0]).toMatch(/waiting for the migrate step: schema "settlement" lacks 2 migration/);
+
+      const waiting = waitForSchema(ds, SERVICE_DATABASE.schema, {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        log: () => undefined,
+      });
+      await migrateService({ url, ...SERVICE_DATABASE });
+      await expect(waiting).resolves.toBeUndefined();
+    } finally {
+      await ds.destroy();
+    }
+  });
+});

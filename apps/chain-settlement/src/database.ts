@@ -1,0 +1,16 @@
+import type { ServiceDataSourceOptions } from '@onramp/persistence';
+
+import { SETTLEMENT_SCHEMA } from './config';
+import { CreateSettlementTables1763800100000 } from './migrations/1763800100000-create-settlement-tables';
+import { CreateSettlementTransactions1763800200000 } from './migrations/1763800200000-create-settlement-transactions';
+import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
+import { SettlementEntity } from './settlements/settlement.entity';
+import { SignerEntity } from './settlements/signer.entity';
+
+// The schema, entities and migrations of this service: the app at boot and the `migrate` command
+// (tools/migrate) read this one list, so a migration can never be known to one and not the other.
+export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
+  schema: SETTLEMENT_SCHEMA,
+  entities: [SettlementEntity, SignerEntity, SettlementTransactionEntity],
+  migrations: [CreateSettlementTables1763800100000, CreateSettlementTransactions1763800200000],
+};

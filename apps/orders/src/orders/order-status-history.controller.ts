@@ -1,0 +1,46 @@
+import { Controller, Get, Param, ParseUUIDPipe, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+
+import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
+import { badRequest, notFound } from '@onramp/http';
+import { ApiMerchantAuth } from '@onramp/openapi';
+
+import { OrderStatusHistoryEntity } from './order-status-history.entity';
+import { ApiGetStatusHistory, MerchantStatusChange } from './order-status-history.openapi';
+import { OrderEntity } from './order.entity';
+
+const uuidParam = new ParseUUIDPipe({
+  exceptionFactory: () =>
+    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
+});
+
+// GET /orders/{uuid}/status-history: every status the order took, oldest first (the dashboard's
+// order timeline). The causing event ids stay internal; the operator's admin API shows them.
+@Controller('orders')
+@UseGuards(MerchantAuthGuard)
+@ApiTags('Orders')
+@ApiMerchantAuth()
+export class OrderStatusHistoryController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @Get(':uuid/status-history')
+  @ApiGetStatusHistory()
+  async history(
+    @CurrentMerchant() merchantId: string,
+    @Param('uuid', uuidParam) uuid: string,
+  ): Promise<MerchantStatusChange[]> {
+    const owned = await this.dataSource.getRepository(OrderEntity).existsBy({ merchantId, uuid });
+    if (!owned) throw notFound('order not found');
+    const rows = await this.dataSource.getRepository(OrderStatusHistoryEntity).find({
+      where: { orderUuid: uuid },
+      order: { id: 'ASC' },
+    });
+    return rows.map((h) => ({
+      from: h.fromStatus,
+      to: h.toStatus,
+      reason: h.reason,
+      at: h.at.toISOString(),
+    }));
+  }
+}

@@ -1,0 +1,4 @@
+export * from './app-logger';
+export * from './json-logger';
+export * from './log-context';
+export * from './redact';

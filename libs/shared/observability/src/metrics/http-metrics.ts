@@ -1,0 +1,50 @@
+import { FastifyInstance, FastifyRequest } from 'fastify';
+
+import { metrics, MetricsRegistry } from './metrics-registry';
+import { PROMETHEUS_CONTENT_TYPE } from './prometheus-format';
+
+export const METRICS_PATH = '/metrics';
+
+// A request that matched no route is one series, whatever its path: raw paths would let any client
+// create unbounded label values.
+export const UNMATCHED_ROUTE = 'unmatched';
+
+// HTTP rate, errors and latency per route template (`/orders/:uuid/payment-details`, never the raw
+// path) of one service; `service` tells apps apart when several share a process.
+export function installHttpMetrics(
+  fastify: FastifyInstance,
+  service: string,
+  registry: MetricsRegistry = metrics,
+): void {
+  const requests = registry.counter('http_requests_total', 'HTTP requests answered, by route and status.');
+  const errors = registry.counter('http_request_errors_total', 'HTTP requests answered with a 5xx status.');
+  const duration = registry.histogram(
+    'http_request_duration_seconds',
+    'Time from receiving a request to sending its answer, by route.',
+  );
+  const started = new WeakMap<FastifyRequest, bigint>();
+  fastify.addHook('onRequest', async (request) => {
+    started.set(request, process.hrtime.bigint());
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const start = started.get(request);
+    const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
+    const labels = { service, method: request.method, route };
+    const status = String(reply.statusCode);
+    requests.inc({ ...labels, status });
+    if (reply.statusCode >= 500) errors.inc({ ...labels, status });
+    if (start !== undefined) duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+  });
+}
+
+// GET /metrics with the registry's text. Separate from the instrumentation: where it is served (a
+// service's own port, the gateway's loopback admin listener, a port or credential of its own) is the
+// caller's choice.
+export function registerMetricsRoute(fastify: FastifyInstance, registry: MetricsRegistry = metrics): void {
+  fastify.get(METRICS_PATH, async (_request, reply) =>
+    reply
+      .header('content-type', PROMETHEUS_CONTENT_TYPE)
+      .header('cache-control', 'no-store')
+      .send(await registry.render()),
+  );
+}

@@ -1,0 +1,97 @@
+import { Context, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+
+export const TRACER_NAME = 'onramp';
+
+let provider: TracerProvider | undefined;
+
+export interface TracingOptions {
+  serviceName: string;
+  // Tests pass an in-memory exporter's processor; otherwise OTLP when the endpoint is configured.
+  spanProcessors?: SpanProcessor[];
+  env?: NodeJS.ProcessEnv;
+}
+
+// One tracer provider per process (under `npm start` the seven apps share it; the first one names
+// the resource). Spans are always made, so trace context always propagates; they are exported only
+// with OTEL_EXPORTER_OTLP_ENDPOINT (OTLP over HTTP, the standard OTEL_* variables apply).
+export function installTracing(opts: TracingOptions): void {
+  if (provider) return;
+  const env = opts.env ?? process.env;
+  const processors =
+    opts.spanProcessors ??
+    (env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+      ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })]
+      : []);
+  provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || opts.serviceName }),
+    spanProcessors: processors,
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+}
+
+export async function shutdownTracing(): Promise<void> {
+  const p = provider;
+  provider = undefined;
+  await p?.shutdown();
+  trace.disable();
+  context.disable();
+  propagation.disable();
+}
+
+const tracer = () => trace.getTracer(TRACER_NAME);
+
+// The parent context carried by W3C headers (traceparent, tracestate); the active one when none.
+export function extractTraceContext(headers: Record<string, unknown>): Context {
+  return propagation.extract(context.active(), headers, {
+    get: (carrier, key) => {
+      const value = (carrier as Record<string, unknown>)[key];
+      return typeof value === 'string' || Array.isArray(value) ? (value as string | string[]) : undefined;
+    },
+    keys: (carrier) => Object.keys(carrier as object),
+  });
+}
+
+// `traceparent` (and `tracestate`) of a context, to put on an outgoing request or event.
+export function traceHeaders(ctx: Context = context.active()): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(ctx, carrier);
+  return carrier;
+}
+
+export function currentTraceparent(): string | undefined {
+  return traceHeaders().traceparent;
+}
+
+export function startSpan(name: string, kind: SpanKind, parent: Context): { span: Span; ctx: Context } {
+  const span = tracer().startSpan(name, { kind }, parent);
+  return { span, ctx: trace.setSpan(parent, span) };
+}
+
+// Runs `fn` in a span that continues the trace of `headers` (an event's, a request's).
+export async function inSpanFrom<T>(
+  name: string,
+  kind: SpanKind,
+  headers: Record<string, unknown>,
+  attributes: Record<string, string>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const { span, ctx } = startSpan(name, kind, extractTraceContext(headers));
+  span.setAttributes(attributes);
+  try {
+    return await context.with(ctx, fn);
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+export { SpanKind };
