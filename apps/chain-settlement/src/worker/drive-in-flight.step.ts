@@ -1,9 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { assertTransition, isStuck, outcomeOfReceipt, SettlementState } from '@onramp/settlement-domain';
+import {
+  assertTransition,
+  classifyChainError,
+  isStuck,
+  outcomeOfReceipt,
+  SettlementState,
+} from '@onramp/settlement-domain';
 
-import { classifyChainError } from '../chain/broadcast-errors';
 import { crashPoint } from './crash-point';
 import { ChainClient, ChainReceipt } from '../chain/chain.client';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';

@@ -3,9 +3,8 @@ import { DataSource } from 'typeorm';
 
 import { addLogContext, withLogContext } from '@onramp/logging';
 import { OutboxRelay } from '@onramp/messaging';
-import { retryDelayMs } from '@onramp/settlement-domain';
+import { classifyChainError, describeChainError, retryDelayMs } from '@onramp/settlement-domain';
 
-import { classifyChainError, describeChainError } from '../chain/broadcast-errors';
 import { ChainClient } from '../chain/chain.client';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { recordStepFailure } from '../settlements/settlement.repository';

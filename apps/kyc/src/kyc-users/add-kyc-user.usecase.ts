@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
 import { conflict, IdempotentRequests } from '@onramp/http';
+import { screenApplicant } from '@onramp/kyc-domain';
 import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { StoredResponse } from '@onramp/persistence';
 
@@ -11,7 +12,6 @@ import { AddKycUserDto } from './dto/add-kyc-user.dto';
 import { KycUserEntity } from './kyc-user.entity';
 import { KycPii, KycPiiCipher } from './kyc-pii';
 import { presentKycUser } from './kyc-user.presenter';
-import { screenApplicant } from './kyc-screening';
 
 export interface AddKycUserCommand {
   merchantId: string;

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Topics } from '@onramp/contracts';
 import { badRequest, IdempotentRequests } from '@onramp/http';
 import { AppendEvent, OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
-import { checkOrderAmount } from '@onramp/orders-domain';
+import { checkOrderAmount, checkRecipientAddress } from '@onramp/orders-domain';
 import { StoredResponse } from '@onramp/persistence';
 import { generateRfReference } from '@onramp/sepa';
 
@@ -14,7 +14,6 @@ import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { OrderEntity } from './order.entity';
 import { presentOrder } from './order.presenter';
-import { checkRecipientAddress } from './recipient-address';
 
 // 18 random symbols from 32: a collision is practically impossible, but it is handled anyway.
 const REFERENCE_ATTEMPTS = 5;

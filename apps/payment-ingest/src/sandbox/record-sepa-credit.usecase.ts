@@ -4,10 +4,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { OutboxRelay } from '@onramp/messaging';
+import { pickReference, referenceCandidates } from '@onramp/payments-domain';
 
 import { BankTransactionEntity, BankTransactionStatus } from '../bank/bank-transaction.entity';
 import { CreditMatcher, MatchOutcome } from '../matching/credit-matcher';
-import { pickReference, referenceCandidates } from '../matching/reference-matching';
 import { findMerchantReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
 
 export interface RecordSepaCreditInput {

@@ -12,13 +12,13 @@ import {
   decideAmount,
   DEFAULT_AMOUNT_POLICY,
   parseCamt,
+  pickReference,
   StatementTransaction,
 } from '@onramp/payments-domain';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
 import { CreditMatcher } from '../matching/credit-matcher';
-import { pickReference } from '../matching/reference-matching';
 import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
 
 export interface StatementCounts {

@@ -6,3 +6,4 @@ export * from './payer-name';
 export * from './pain001-return';
 export * from './epc-qr-payload';
 export * from './sepa-text';
+export * from './reference-matching';

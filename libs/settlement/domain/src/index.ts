@@ -2,3 +2,4 @@ export * from './fx-quote';
 export * from './settlement-state';
 export * from './retry-policy';
 export * from './fee-replacement';
+export * from './broadcast-errors';

@@ -1,8 +1,6 @@
 import { registerDecorator, ValidationArguments } from 'class-validator';
 
-import { checkEurAmountFormat } from '@onramp/orders-domain';
-
-import { checkRecipientAddress } from '../recipient-address';
+import { checkEurAmountFormat, checkRecipientAddress } from '@onramp/orders-domain';
 
 // Shape of the amount: a JSON number (as the merchant contract says), > 0, at most 2 decimals;
 // bounds come later. A string such as "10" is refused: strict types, one way to send an amount.

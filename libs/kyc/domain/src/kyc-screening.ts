@@ -1,5 +1,3 @@
-import { KycStatus } from '@onramp/contracts';
-
 export const MINIMUM_AGE = 18;
 
 export interface ScreeningInput {
@@ -7,8 +5,11 @@ export interface ScreeningInput {
   document?: { expiryDate: string };
 }
 
+// The statuses screening can give (a subset of the KYC statuses the contracts publish).
+export type ScreeningStatus = 'APPROVED' | 'REJECTED' | 'PENDING_REVIEW';
+
 export interface ScreeningResult {
-  status: KycStatus;
+  status: ScreeningStatus;
   statusReason?: string;
 }
 

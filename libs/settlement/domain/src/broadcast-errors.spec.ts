@@ -1,7 +1,6 @@
 import { makeError } from 'ethers';
 
 import { classifyChainError, describeChainError, isAlreadyKnownClue } from './broadcast-errors';
-import { RpcTimeoutError, withDeadline } from './rpc-deadline';
 
 describe('isAlreadyKnownClue', () => {
   it('recognizes what ethers makes of "nonce too low" and replacement answers', () => {
@@ -43,7 +42,6 @@ describe('describeChainError', () => {
 
 describe('classifyChainError', () => {
   it('calls unanswered requests transient: timeouts, refused connections, 5xx, rate limits', () => {
-    expect(classifyChainError(new RpcTimeoutError('eth_blockNumber', 10_000))).toBe('transient');
     expect(classifyChainError(makeError('request timeout', 'TIMEOUT'))).toBe('transient');
     expect(classifyChainError(makeError('server response 502 Bad Gateway', 'SERVER_ERROR'))).toBe(
       'transient',
@@ -68,13 +66,5 @@ describe('classifyChainError', () => {
   it('calls anything else a rejection', () => {
     expect(classifyChainError(makeError('insufficient funds', 'INSUFFICIENT_FUNDS'))).toBe('rejected');
     expect(classifyChainError(new Error('invalid sender'))).toBe('rejected');
-  });
-});
-
-describe('withDeadline', () => {
-  it('gives up on a call that does not answer in time', async () => {
-    const never = new Promise<number>(() => undefined);
-    await expect(withDeadline(never, 20, 'eth_chainId')).rejects.toThrow('eth_chainId timed out after 20 ms');
-    await expect(withDeadline(Promise.resolve(7), 20, 'eth_chainId')).resolves.toBe(7);
   });
 });
