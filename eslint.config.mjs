@@ -1,7 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+
+// Domain libs (Nx tag `type:domain`) hold pure rules: given values in, decisions out. They import
+// no framework, database, broker, chain provider, network or file, so they are tested without
+// infrastructure and read without knowing Nest. docs/architecture.md ("Where does a new line go")
+// explains what is allowed and why. Two mechanisms, one policy:
+//   - npm packages: `bannedExternalImports` on the `type:domain` constraint below (keyed by tag);
+//   - Node built-ins and ethers by name: Nx's project graph does not see `node:` modules, and a
+//     whole-package ban cannot keep ethers' pure helpers while refusing its providers and wallets,
+//     so a `no-restricted-imports` block applies to the files of every project tagged `type:domain`.
+const DOMAIN_BANNED_PACKAGES = [
+  '@nestjs/*',
+  'typeorm',
+  'typeorm/*',
+  'pg',
+  'pg/*',
+  'kafkajs',
+  'fastify',
+  '@fastify/*',
+  'class-validator',
+  'class-transformer',
+  'pino',
+  '@opentelemetry/*',
+];
+// Pure ethers helpers (addresses, units, hashing, ABI encoding, error shapes): no network, no keys.
+const DOMAIN_ETHERS_ALLOWED = [
+  'getAddress',
+  'isAddress',
+  'ZeroAddress',
+  'parseUnits',
+  'formatUnits',
+  'keccak256',
+  'id',
+  'toUtf8Bytes',
+  'zeroPadValue',
+  'Interface',
+  'AbiCoder',
+  'isError',
+  'makeError',
+];
+// Node modules that reach outside the process (files, sockets, processes, threads, the machine).
+// node:crypto (hashing, HMAC, random bytes) and node:path stay allowed: no I/O.
+const NODE_IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'dns/promises', 'tls', 'child_process', 'cluster', 'worker_threads', 'readline', 'os', 'process', 'v8', 'vm', 'inspector'];
+
+function domainRestrictions(ioModules) {
+  return [
+    'error',
+    {
+      paths: [
+        {
+          name: 'ethers',
+          allowImportNames: DOMAIN_ETHERS_ALLOWED,
+          message: 'a type:domain lib uses only pure ethers helpers; providers, wallets and contracts belong in a service',
+        },
+        ...ioModules.flatMap((m) =>
+          [m, `node:${m}`].map((name) => ({ name, message: 'a type:domain lib does no I/O; pass the values in' })),
+        ),
+      ],
+      patterns: [{ group: ['ethers/*'], message: 'import the pure ethers helpers from "ethers" by name' }],
+    },
+  ];
+}
+
+// Roots of the projects tagged type:domain, read from their project.json (as Nx does).
+function domainProjectRoots() {
+  const roots = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name === 'project.json') {
+        const { tags = [] } = JSON.parse(readFileSync(path, 'utf8'));
+        if (tags.includes('type:domain')) roots.push(relative(import.meta.dirname, dir));
+      }
+    }
+  };
+  walk(join(import.meta.dirname, 'libs'));
+  return roots;
+}
+const DOMAIN_ROOTS = domainProjectRoots();
 
 export default tseslint.config(
   {
@@ -46,12 +129,27 @@ export default tseslint.config(
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:feature'] },
             { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: DOMAIN_BANNED_PACKAGES },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts', 'type:domain', 'type:data-access'] },
           ],
         },
       ],
     },
+  },
+  {
+    files: DOMAIN_ROOTS.map((root) => `${root}/**/*.ts`),
+    rules: {
+      'no-restricted-imports': domainRestrictions(NODE_IO_MODULES),
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'a type:domain lib takes its settings as arguments' },
+      ],
+    },
+  },
+  {
+    // A domain spec may read its own fixture files (e.g. bank statements in fixtures/).
+    files: DOMAIN_ROOTS.map((root) => `${root}/**/*.spec.ts`),
+    rules: { 'no-restricted-imports': domainRestrictions(NODE_IO_MODULES.filter((m) => !m.startsWith('fs'))) },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', '**/testing/**/*.ts'],
