@@ -10,8 +10,10 @@ import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminOrdersController } from './admin/admin-orders.controller';
 import { loadOrdersConfig, ORDERS_CONFIG, ORDERS_SCHEMA, ordersConsumerName } from './config';
-import { OrderEventsHandler } from './events/order-events.handler';
+import { KycEventsHandler } from './events/kyc-events.handler';
 import { CLOCK, OrderTransitions } from './events/order-transitions';
+import { PaymentEventsHandler } from './events/payment-events.handler';
+import { TransferEventsHandler } from './events/transfer-events.handler';
 import { KycEligibility } from './kyc/kyc-eligibility';
 import { KycServiceClient } from './kyc/kyc-service.client';
 import { AdminOrdersQueries } from './orders/admin-orders.queries';
@@ -49,7 +51,9 @@ import { SERVICE_DATABASE } from './database';
     OrdersQueries,
     AdminOrdersQueries,
     OrderTransitions,
-    OrderEventsHandler,
+    KycEventsHandler,
+    PaymentEventsHandler,
+    TransferEventsHandler,
   ],
 })
 export class AppModule {}

@@ -22,7 +22,7 @@ import { SetWebhookUrlUseCase } from './endpoints/set-webhook-url.usecase';
 import { WebhookSecretCipher } from './endpoints/webhook-secret.cipher';
 import { WebhookToolsController } from './endpoints/webhook-tools.controller';
 import { WebhookToolsUseCase } from './endpoints/webhook-tools.usecase';
-import { OrderEventsHandler } from './events/order-events.handler';
+import { OrderOutcomeEventsHandler } from './events/order-outcome-events.handler';
 import { SERVICE_DATABASE } from './database';
 
 @Module({
@@ -50,7 +50,7 @@ import { SERVICE_DATABASE } from './database';
     RedeliverUseCase,
     SearchDeliveriesUseCase,
     RecordDeliveryUseCase,
-    OrderEventsHandler,
+    OrderOutcomeEventsHandler,
     DeliveryClaimer,
     AttemptRecorder,
     DeliveryDispatcher,

@@ -7,7 +7,7 @@ import { RecordDeliveryUseCase } from '../deliveries/record-delivery.usecase';
 
 // order.completed / order.failed become webhook deliveries; the dispatcher loop picks them up.
 @Injectable()
-export class OrderEventsHandler implements OnModuleInit {
+export class OrderOutcomeEventsHandler implements OnModuleInit {
   constructor(
     private readonly consumer: EventConsumer,
     private readonly recordDelivery: RecordDeliveryUseCase,
