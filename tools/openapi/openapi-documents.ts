@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, getSchemaPath, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
+import { SharedProblemTypes } from '@onramp/http';
 import { ProblemResponse, PROBLEM_JSON } from '@onramp/openapi';
 
 import { HOSTS, SECURITY_SCHEMES, TAGS } from './document-info';
@@ -68,7 +69,7 @@ const GATEWAY_RESPONSES: Record<string, JsonObject> = {
       429,
       'Too Many Requests',
       'too many requests; retry after 1 s',
-      'https://onramp.dev/problems/rate-limited',
+      SharedProblemTypes.RateLimited,
     ),
   ),
   '502': problem(

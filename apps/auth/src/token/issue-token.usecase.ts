@@ -9,6 +9,7 @@ import { AUTH_CONFIG, AuthConfig, isUuid } from '../config';
 import { SigningKeysService } from '../keys/signing-keys.service';
 import { MerchantEntity } from '../merchants/merchant.entity';
 import { SecretHasher } from '../merchants/secret-hasher';
+import { AuthProblemTypes } from '../problem-types';
 import { buildAccessTokenClaims } from './access-token-claims';
 import { parseBasicCredentials } from './basic-credentials';
 
@@ -27,7 +28,7 @@ export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 const invalidClient = () =>
   new ProblemException(401, 'invalid or missing client credentials (HTTP Basic merchantId:merchantSecret)', {
-    type: 'https://onramp.dev/problems/invalid-client',
+    type: AuthProblemTypes.InvalidClient,
     headers: { 'WWW-Authenticate': 'Basic realm="onramp"', ...NO_STORE },
   });
 

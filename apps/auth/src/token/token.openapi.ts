@@ -3,6 +3,7 @@ import { ApiBasicAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from 
 
 import { ApiJsonBodyProblems, ApiProblemResponse, BASIC_SCHEME } from '@onramp/openapi';
 
+import { AuthProblemTypes } from '../problem-types';
 import { AccessTokenResponse } from './token.response';
 
 const NO_STORE_HEADERS = {
@@ -42,7 +43,7 @@ export const ApiIssueToken = () =>
         },
         ...NO_STORE_HEADERS,
       },
-      type: 'https://onramp.dev/problems/invalid-client',
+      type: AuthProblemTypes.InvalidClient,
       detail: 'invalid or missing client credentials (HTTP Basic merchantId:merchantSecret)',
     }),
     ApiJsonBodyProblems('`application/x-www-form-urlencoded` or `application/json`'),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { ProblemException, sendProblem } from '@onramp/http';
+import { ProblemException, sendProblem, SharedProblemTypes } from '@onramp/http';
 
 import { clientAddressKey } from './client-key';
 import { normalisePath } from './normalise-path';
@@ -29,7 +29,7 @@ const credentialKey = (auth: string): string =>
 function reject(reply: FastifyReply, decision: RateDecision & { allowed: false }, path: string): void {
   const seconds = String(decision.retryAfterSeconds);
   const problem = new ProblemException(429, `too many requests; retry after ${seconds} s`, {
-    type: 'https://onramp.dev/problems/rate-limited',
+    type: SharedProblemTypes.RateLimited,
     headers: { 'Retry-After': seconds },
   });
   sendProblem(reply, problem, path);

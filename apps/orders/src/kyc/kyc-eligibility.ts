@@ -3,19 +3,20 @@ import { DataSource } from 'typeorm';
 
 import { ProblemException } from '@onramp/http';
 
+import { OrdersProblemTypes } from '../problem-types';
 import { KycServiceClient } from './kyc-service.client';
 import { KycUserProjectionEntity } from './kyc-user-projection.entity';
 import { KycUserFacts, upsertKycProjection } from './kyc-projection';
 
 const unknownUser = () =>
   new ProblemException(422, 'kycUserUuid does not identify a KYC user registered by this merchant', {
-    type: 'https://onramp.dev/problems/kyc-user-unknown',
+    type: OrdersProblemTypes.KycUserUnknown,
     errors: [{ field: 'kycUserUuid', message: 'unknown KYC user' }],
   });
 
 const notApproved = (status: string) =>
   new ProblemException(422, `the KYC user is not approved (status ${status})`, {
-    type: 'https://onramp.dev/problems/kyc-not-approved',
+    type: OrdersProblemTypes.KycNotApproved,
     errors: [{ field: 'kycUserUuid', message: `KYC status is ${status}, orders need APPROVED` }],
   });
 

@@ -10,6 +10,7 @@ import {
   ApiValidationProblem,
 } from '@onramp/openapi';
 
+import { OrdersProblemTypes } from '../problem-types';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderResponseBody } from './order.response';
 
@@ -53,7 +54,7 @@ export const ApiCreateOrder = () =>
       422,
       '`kycUserUuid` is not a user of the calling merchant, or the user is not `APPROVED`.',
       {
-        type: 'https://onramp.dev/problems/kyc-not-approved',
+        type: OrdersProblemTypes.KycNotApproved,
         detail: 'the KYC user is not approved (status REJECTED)',
         errors: [{ field: 'kycUserUuid', message: 'KYC status is REJECTED, orders need APPROVED' }],
       },

@@ -4,9 +4,10 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { FastifyRequest } from 'fastify';
 
 import { constantTimeEqual } from '@onramp/crypto';
-import { ProblemException } from '@onramp/http';
+import { ProblemException, SharedProblemTypes } from '@onramp/http';
 
 import { ADMIN_KEY_SOURCE, AdminKeySource } from './admin-key.source';
+import { AuthGuardProblemTypes } from './auth-guard-problem-types';
 
 // The admin key arrives as `Authorization: Bearer <key>` or `X-Admin-Key: <key>`.
 export function presentedAdminKey(headers: IncomingHttpHeaders): string | undefined {
@@ -25,7 +26,7 @@ export class AdminKeyGuard implements CanActivate {
     const expected = this.source.adminApiKey;
     if (!expected) {
       throw new ProblemException(503, 'admin API disabled: ADMIN_API_KEY is not set', {
-        type: 'https://onramp.dev/problems/admin-disabled',
+        type: AuthGuardProblemTypes.AdminDisabled,
       });
     }
     const presented = presentedAdminKey(context.switchToHttp().getRequest<FastifyRequest>().headers);
@@ -34,7 +35,7 @@ export class AdminKeyGuard implements CanActivate {
         401,
         'a valid admin API key is required (Authorization: Bearer or X-Admin-Key)',
         {
-          type: 'https://onramp.dev/problems/unauthorized',
+          type: SharedProblemTypes.Unauthorized,
           headers: { 'WWW-Authenticate': 'Bearer realm="onramp-admin"' },
         },
       );

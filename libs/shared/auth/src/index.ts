@@ -9,3 +9,4 @@ export * from './admin-key.module';
 export * from './access-token-policy';
 export * from './revocation-cache';
 export * from './service-credential';
+export * from './auth-guard-problem-types';

@@ -13,6 +13,8 @@ import { commonEnv, ConfigError, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey } from '@onramp/crypto';
 import { ProblemException } from '@onramp/http';
 
+import { AuthGuardProblemTypes } from './auth-guard-problem-types';
+
 // Service-to-service requests carry a short-lived HMAC credential of the calling service's
 // identity: `v1:<identity>:<unix seconds>:<hex HMAC-SHA256(secret, "v1:identity:ts:METHOD:path")>`.
 // The callee knows each allowed caller's secret; a credential is bound to one method and path and
@@ -115,7 +117,7 @@ export class ServiceCredentialGuard implements CanActivate {
     );
     if (!identity)
       throw new ProblemException(401, 'a service credential is required', {
-        type: 'https://onramp.dev/problems/service-credential',
+        type: AuthGuardProblemTypes.ServiceCredential,
       });
     return true;
   }

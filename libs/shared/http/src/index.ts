@@ -1,3 +1,4 @@
+export * from './problem-types';
 export * from './problem.exception';
 export * from './problem.filter';
 export * from './validation.pipe';

@@ -1,5 +1,7 @@
 import { HttpException } from '@nestjs/common';
 
+import { SharedProblemTypes } from './problem-types';
+
 export interface FieldError {
   field: string;
   message: string;
@@ -61,15 +63,15 @@ export class ProblemException extends HttpException {
 }
 
 export const badRequest = (detail: string, errors?: FieldError[]) =>
-  new ProblemException(400, detail, { type: 'https://onramp.dev/problems/validation', errors });
+  new ProblemException(400, detail, { type: SharedProblemTypes.Validation, errors });
 export const notFound = (detail = 'resource not found') =>
-  new ProblemException(404, detail, { type: 'https://onramp.dev/problems/not-found' });
-export const unprocessable = (detail: string, type = 'https://onramp.dev/problems/business-rule') =>
+  new ProblemException(404, detail, { type: SharedProblemTypes.NotFound });
+export const unprocessable = (detail: string, type: string = SharedProblemTypes.BusinessRule) =>
   new ProblemException(422, detail, { type });
 export const conflict = (detail: string) =>
-  new ProblemException(409, detail, { type: 'https://onramp.dev/problems/conflict' });
+  new ProblemException(409, detail, { type: SharedProblemTypes.Conflict });
 export const unauthorized = (detail = 'a valid Bearer token is required') =>
   new ProblemException(401, detail, {
-    type: 'https://onramp.dev/problems/unauthorized',
+    type: SharedProblemTypes.Unauthorized,
     headers: { 'WWW-Authenticate': 'Bearer' },
   });

@@ -1,19 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath, OpenAPIObject } from '@nestjs/swagger';
 
-import { FieldError, ProblemBody, titleFor } from '@onramp/http';
+import { FieldError, ProblemBody, SharedProblemTypes, titleFor } from '@onramp/http';
 
 import { FieldErrorResponse, PROBLEM_JSON, ProblemResponse } from './problem.response';
 
 export type HeadersObject = NonNullable<NonNullable<OpenAPIObject['components']>['headers']>;
 
-// The problem types our edges send (libs/shared/http problem.exception.ts).
+// The problem type each status gets from the helpers of libs/shared/http problem.exception.ts.
 const TYPES: Record<number, string> = {
-  400: 'https://onramp.dev/problems/validation',
-  401: 'https://onramp.dev/problems/unauthorized',
-  404: 'https://onramp.dev/problems/not-found',
-  409: 'https://onramp.dev/problems/conflict',
-  422: 'https://onramp.dev/problems/business-rule',
+  400: SharedProblemTypes.Validation,
+  401: SharedProblemTypes.Unauthorized,
+  404: SharedProblemTypes.NotFound,
+  409: SharedProblemTypes.Conflict,
+  422: SharedProblemTypes.BusinessRule,
 };
 
 export interface ProblemResponseOptions {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
-import { FieldError, ProblemBody } from '@onramp/http';
+import { FieldError, ProblemBody, SharedProblemTypes } from '@onramp/http';
 
 export const PROBLEM_JSON = 'application/problem+json';
 
@@ -25,7 +25,7 @@ export class ProblemResponse implements ProblemBody {
   @ApiProperty({
     description: 'URI identifying the kind of problem; `about:blank` when the status code says it all.',
     format: 'uri-reference',
-    example: 'https://onramp.dev/problems/validation',
+    example: SharedProblemTypes.Validation,
   })
   type!: string;
 

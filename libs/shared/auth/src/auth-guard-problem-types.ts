@@ -1,0 +1,7 @@
+import { problemType } from '@onramp/http';
+
+// Problem types of the guards in this library (beyond SharedProblemTypes.Unauthorized).
+export const AuthGuardProblemTypes = {
+  AdminDisabled: problemType('admin-disabled'),
+  ServiceCredential: problemType('service-credential'),
+} as const;
