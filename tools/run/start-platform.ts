@@ -70,7 +70,7 @@ function printBanner(platform: PlatformHandle, info: { seconds: number; mode: st
   process.stdout.write(
     [
       '',
-      `On-ramp platform ready in ${info.seconds.toFixed(1)} s (sandbox, ${info.mode})`,
+      `On-ramp platform ready in ${info.seconds.toFixed(1)} s (${platform.env.ONRAMP_MODE}, ${info.mode})`,
       `  Orders API (base url):  ${platform.urls.base}`,
       `  KYC API (kyc url):      ${platform.urls.kyc}`,
       `  Admin API (loopback):   ${platform.urls.admin}   ADMIN_API_KEY=${s.ADMIN_API_KEY}`,
@@ -81,6 +81,13 @@ function printBanner(platform: PlatformHandle, info: { seconds: number; mode: st
       `  Demo merchant id:       ${s.DEMO_MERCHANT_ID}`,
       `  Demo merchant secret:   ${s.DEMO_MERCHANT_SECRET}`,
       `  Logs:                   ${info.logs}`,
+      ...(platform.env.ONRAMP_MODE === 'production'
+        ? [
+            '',
+            '  Production mode: no sandbox bank; KYC users wait for an operator decision; money enters',
+            '  through bank statements (POST /admin/bank-statements, see docs/payments.md).',
+          ]
+        : []),
       '',
       `  curl -s -X POST -u ${s.DEMO_MERCHANT_ID}:${s.DEMO_MERCHANT_SECRET} ${platform.urls.base}/auth/token`,
       '',

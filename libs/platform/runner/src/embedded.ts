@@ -8,7 +8,16 @@ import { findRepoRoot, startInfra, waitFor } from '@onramp/testing';
 import { claimDataDir } from './data-dir-lock';
 import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';
 import { FileLogger } from './file-logger';
-import { AppName, LaunchOptions, PlatformHandle, portOf, readyPath, SERVICES } from './platform';
+import { launchMode } from './mode';
+import {
+  AppName,
+  assertLaunchable,
+  LaunchOptions,
+  PlatformHandle,
+  portOf,
+  readyPath,
+  SERVICES,
+} from './platform';
 import { tail } from './log-tail';
 import { assertPortsFree } from './port-check';
 import { platformUrls, resolvePorts, serviceEnv } from './ports';
@@ -24,6 +33,8 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
   const root = findRepoRoot();
   mkdirSync(opts.logDir, { recursive: true });
   const ports = resolvePorts(process.env, opts.portOffset ?? 0);
+  const mode = launchMode(opts.env);
+  assertLaunchable(mode, opts.env);
   const releaseDataDir = opts.dataDir ? await claimDataDir(opts.dataDir) : () => undefined;
   await assertPortsFree(ports).catch((err: unknown) => {
     releaseDataDir();
@@ -31,19 +42,27 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
   });
   // State in a data dir needs local servers: a Postgres container would not keep it there.
   if (opts.dataDir) process.env.ONRAMP_DOCKER ??= '0';
-  const infra = await startInfra({ dataDir: opts.dataDir, kafka: false, chainPort: opts.chainPort }).catch(
-    (err: unknown) => {
-      releaseDataDir();
-      throw err;
-    },
-  );
-  const secrets = loadLocalSecrets(opts.dataDir);
+  const secrets = loadLocalSecrets(opts.dataDir, process.env, mode);
+  const infra = await startInfra({
+    dataDir: opts.dataDir,
+    kafka: false,
+    chainPort: opts.chainPort,
+    hotWalletKey: secrets.SETTLEMENT_SIGNER_KEY,
+  }).catch((err: unknown) => {
+    releaseDataDir();
+    throw err;
+  });
   const env: Record<string, string> = {
-    ONRAMP_MODE: 'sandbox',
+    ONRAMP_MODE: mode,
     ...infra.env,
     ...serviceEnv(ports),
     ...secrets,
+    // The launcher owns these servers: in production mode too, the apps bring their own schema and topics
+    // (a deployment runs the migrate and kafka-topics steps instead; so does a compiled launch below).
+    ...(mode === 'production' ? { DB_MIGRATE_AT_BOOT: 'true', KAFKA_CREATE_TOPICS: 'true' } : {}),
     EVENT_TRANSPORT: 'embedded',
+    // one process, one log file (the FileLogger below): production mode's JSON-on-stdout would bypass it
+    LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
     ...(opts.env ?? {}),
   };
   // Every app reads its config from process.env; each has its own port variable, so one env serves all.

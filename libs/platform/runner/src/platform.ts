@@ -8,6 +8,7 @@ import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/testing'
 import { tail } from './log-tail';
 import { assertPortsFree } from './port-check';
 import { platformUrls, PlatformPorts, resolvePorts, serviceEnv } from './ports';
+import { launchMode, OnrampMode, productionLaunchProblems } from './mode';
 import { LocalSecrets, loadLocalSecrets } from './secrets';
 
 export const SERVICES = [
@@ -90,14 +91,23 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
   const root = findRepoRoot();
   mkdirSync(opts.logDir, { recursive: true });
   const ports = resolvePorts(process.env, opts.portOffset ?? 0);
+  const mode = launchMode(opts.env);
+  assertLaunchable(mode, opts.env);
   await assertPortsFree(ports);
-  const infra = await startInfra({ dataDir: opts.dataDir, chainPort: opts.chainPort });
-  const secrets = loadLocalSecrets(opts.dataDir);
+  const secrets = loadLocalSecrets(opts.dataDir, process.env, mode);
+  const infra = await startInfra({
+    dataDir: opts.dataDir,
+    chainPort: opts.chainPort,
+    hotWalletKey: secrets.SETTLEMENT_SIGNER_KEY,
+  });
   const env: Record<string, string> = {
-    ONRAMP_MODE: 'sandbox',
+    ONRAMP_MODE: mode,
     ...infra.env,
     ...serviceEnv(ports),
     ...secrets,
+    // The launcher owns these servers: in production mode too, the apps bring their own schema and topics
+    // (a deployment runs the migrate and kafka-topics steps instead; so does a compiled launch below).
+    ...(mode === 'production' ? { DB_MIGRATE_AT_BOOT: 'true', KAFKA_CREATE_TOPICS: 'true' } : {}),
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     NO_COLOR: '1', // app output goes to log files: no ANSI colour codes in them
     ...(opts.env ?? {}),
@@ -200,6 +210,13 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     killApp,
     stop,
   };
+}
+
+// Production mode needs the operator's collection account before anything starts.
+export function assertLaunchable(mode: OnrampMode, extra: Record<string, string> | undefined): void {
+  if (mode !== 'production') return;
+  const problems = productionLaunchProblems({ ...process.env, ...(extra ?? {}) });
+  if (problems.length > 0) throw new Error(problems.join('; '));
 }
 
 function prefix(name: string, chunk: Buffer): string {

@@ -9,6 +9,11 @@ export interface LocalSecrets {
   AUTH_KEY_ENCRYPTION_KEY: string;
   KYC_ENCRYPTION_KEY: string;
   WEBHOOK_SECRET_ENCRYPTION_KEY: string;
+  // Production mode only: it refuses the published development secret and anvil's public accounts,
+  // so a local production run gets a service secret and a hot wallet of its own.
+  SERVICE_SECRET?: string;
+  SERVICE_CALLERS?: string;
+  SETTLEMENT_SIGNER_KEY?: string;
 }
 
 // Local (sandbox) secrets: taken from the environment when set, else generated once and kept in the
@@ -16,6 +21,7 @@ export interface LocalSecrets {
 export function loadLocalSecrets(
   dataDir: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  mode: 'sandbox' | 'production' = 'sandbox',
 ): LocalSecrets {
   const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
   const stored: Partial<LocalSecrets> =
@@ -31,9 +37,17 @@ export function loadLocalSecrets(
     WEBHOOK_SECRET_ENCRYPTION_KEY:
       env.WEBHOOK_SECRET_ENCRYPTION_KEY || stored.WEBHOOK_SECRET_ENCRYPTION_KEY || key(),
   };
+  if (mode === 'production') {
+    const serviceSecret = env.SERVICE_SECRET || stored.SERVICE_SECRET || randomBytes(32).toString('base64url');
+    secrets.SERVICE_SECRET = serviceSecret;
+    secrets.SERVICE_CALLERS = env.SERVICE_CALLERS || `orders=${serviceSecret}`;
+    secrets.SETTLEMENT_SIGNER_KEY =
+      env.SETTLEMENT_SIGNER_KEY || stored.SETTLEMENT_SIGNER_KEY || `0x${randomBytes(32).toString('hex')}`;
+  }
   if (file) {
     mkdirSync(dataDir!, { recursive: true });
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    // keeps the production-only entries through a sandbox run, so the hot wallet stays the same
+    writeFileSync(file, JSON.stringify({ ...stored, ...secrets }, null, 2), { mode: 0o600 });
   }
   return secrets;
 }

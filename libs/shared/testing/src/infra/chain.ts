@@ -6,9 +6,12 @@ import {
   ANVIL_HOT_WALLET_KEY,
   bootstrapLocalChain,
   localProvider,
+  setEthBalance,
   startAnvil,
+  TEST_USDC_ABI,
 } from '@onramp/chain';
-import { Wallet } from 'ethers';
+import { isPublicDevKey } from '@onramp/config';
+import { Contract, Wallet } from 'ethers';
 
 import { guardAgainstOrphan } from './orphan-guard';
 
@@ -19,6 +22,7 @@ export interface StartChainOptions {
   port?: number; // default: a free port
   blockTimeSeconds?: number;
   usdcForHotWallet?: bigint; // base units; default 1,000,000 USDC
+  hotWalletKey?: string; // default: SETTLEMENT_SIGNER_KEY, else an anvil development account
 }
 
 export interface ChainHandle {
@@ -34,7 +38,7 @@ export interface ChainHandle {
 const DEFAULT_HOT_WALLET_USDC = 1_000_000n * 10n ** 6n;
 
 export async function startChain(opts: StartChainOptions = {}): Promise<ChainHandle> {
-  const hotWalletKey = process.env['SETTLEMENT_SIGNER_KEY'] || ANVIL_HOT_WALLET_KEY;
+  const hotWalletKey = opts.hotWalletKey || process.env['SETTLEMENT_SIGNER_KEY'] || ANVIL_HOT_WALLET_KEY;
   const deployerKey = process.env['USDC_OWNER_KEY'] || ANVIL_DEPLOYER_KEY;
   const usdc = opts.usdcForHotWallet ?? DEFAULT_HOT_WALLET_USDC;
 
@@ -83,6 +87,8 @@ export async function startChain(opts: StartChainOptions = {}): Promise<ChainHan
     if (!usdcAddress) {
       usdcAddress = (await fundHotWallet(anvil.rpcUrl, deployerKey, hotWalletKey, usdc)).usdcAddress;
       if (tokenFile) writeFileSync(tokenFile, JSON.stringify({ usdcAddress }));
+    } else {
+      await topUpHotWallet(anvil.rpcUrl, deployerKey, hotWalletKey, usdcAddress, usdc);
     }
     return {
       rpcUrl: anvil.rpcUrl,
@@ -99,18 +105,41 @@ export async function startChain(opts: StartChainOptions = {}): Promise<ChainHan
   }
 }
 
-function fundHotWallet(
+// A hot wallet of our own (not one of anvil's prefunded accounts) also needs gas money.
+const HOT_WALLET_ETH = 100n * 10n ** 18n;
+
+async function fundHotWallet(
   rpcUrl: string,
   deployerKey: string,
   hotWalletKey: string,
   usdc: bigint,
 ): Promise<{ usdcAddress: string }> {
-  return bootstrapLocalChain({
-    rpcUrl,
-    deployerKey,
-    fundAddresses: [new Wallet(hotWalletKey).address],
-    usdcPerAddress: usdc,
-  });
+  const address = new Wallet(hotWalletKey).address;
+  const funded = await bootstrapLocalChain({ rpcUrl, deployerKey, fundAddresses: [address], usdcPerAddress: usdc });
+  if (!isPublicDevKey(hotWalletKey)) await setEthBalance(rpcUrl, address, HOT_WALLET_ETH);
+  return funded;
+}
+
+// A kept chain state meets another hot wallet when the mode changes (production mode brings its own
+// signer): a wallet without gas is funded as a fresh chain would have funded it.
+async function topUpHotWallet(
+  rpcUrl: string,
+  deployerKey: string,
+  hotWalletKey: string,
+  usdcAddress: string,
+  usdc: bigint,
+): Promise<void> {
+  const address = new Wallet(hotWalletKey).address;
+  const provider = localProvider(rpcUrl);
+  try {
+    if ((await provider.getBalance(address)) > 0n) return;
+    await setEthBalance(rpcUrl, address, HOT_WALLET_ETH);
+    const token = new Contract(usdcAddress, TEST_USDC_ABI, new Wallet(deployerKey, provider));
+    const tx = (await token.getFunction('mint')(address, usdc)) as { wait(): Promise<unknown> };
+    await tx.wait();
+  } finally {
+    provider.destroy();
+  }
 }
 
 // A restarted dev chain (anvil --state) still has the token deployed last time.

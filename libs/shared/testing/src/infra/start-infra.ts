@@ -14,6 +14,8 @@ export interface StartInfraOptions {
   kafka?: boolean;
   chain?: boolean;
   chainPort?: number; // `npm start` pins anvil to :8545 (CHAIN_RPC_PORT); tests take a free port
+  // The settlement signer to fund on a local chain (production mode refuses anvil's public keys).
+  hotWalletKey?: string;
 }
 
 export interface InfraHandle {
@@ -76,7 +78,7 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
   if (opts.chain !== false) {
     starts.push(
       timed('chain', async () => {
-        const chain = await startChain({ dataDir: dir('chain'), port: opts.chainPort });
+        const chain = await startChain({ dataDir: dir('chain'), port: opts.chainPort, hotWalletKey: opts.hotWalletKey });
         const env = {
           RPC_URL: chain.rpcUrl,
           CHAIN_ID: String(chain.chainId),
