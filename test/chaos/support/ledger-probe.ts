@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { Client } from 'pg';
 
 import { localProvider } from '@onramp/chain';
@@ -89,13 +92,54 @@ export async function waitForTerminalOrders(
   orderUuids: string[],
   timeoutMs = 120_000,
 ): Promise<Map<string, string>> {
-  return waitFor(
-    async () => {
-      const statuses = await orderStatuses(orderUuids);
-      return orderUuids.every((u) => TERMINAL.has(statuses.get(u) ?? '')) ? statuses : undefined;
-    },
-    { timeoutMs, intervalMs: 500, description: `${orderUuids.length} orders COMPLETED or FAILED` },
-  );
+  try {
+    return await waitFor(
+      async () => {
+        const statuses = await orderStatuses(orderUuids);
+        return orderUuids.every((u) => TERMINAL.has(statuses.get(u) ?? '')) ? statuses : undefined;
+      },
+      { timeoutMs, intervalMs: 500, description: `${orderUuids.length} orders COMPLETED or FAILED` },
+    );
+  } catch (err) {
+    // A CI run keeps only what the test prints: say where the flow stopped before failing.
+    process.stderr.write(`\n[chaos] stuck flow:\n${await flowDiagnosis(orderUuids)}\n`);
+    throw err;
+  }
+}
+
+// Orders and settlements by state, unpublished outbox events per schema, and the last warnings
+// and errors each app logged.
+export async function flowDiagnosis(orderUuids: string[]): Promise<string> {
+  const lines: string[] = [];
+  const safely = async (label: string, read: () => Promise<unknown>) => {
+    try {
+      lines.push(`${label}: ${JSON.stringify(await read())}`);
+    } catch (err) {
+      lines.push(`${label}: unreadable (${(err as Error).message})`);
+    }
+  };
+  await safely('orders', async () => countBy(await orderStatuses(orderUuids)));
+  await safely('settlements', async () => countBy(await settlementStates(orderUuids)));
+  for (const schema of ['orders', 'payments', 'kyc', 'settlement', 'webhooks', 'auth']) {
+    await safely(`${schema}.outbox unpublished`, async () => {
+      const [row] = await query<{ n: string }>(
+        `SELECT count(*) AS n FROM "${schema}"."outbox" WHERE published_at IS NULL`,
+        [],
+      );
+      return Number(row?.n ?? 0);
+    });
+  }
+  const logDir = process.env.CHAOS_LOG_DIR;
+  if (logDir) {
+    for (const file of readdirSync(logDir).filter((f) => f.endsWith('.log'))) {
+      const noteworthy = readFileSync(join(logDir, file), 'utf8')
+        .split('\n')
+        .filter((l) => /\b(WARN|ERROR|warn|error)\b/.test(l));
+      lines.push(`--- ${file}: last of ${noteworthy.length} warnings/errors`);
+      lines.push(...noteworthy.slice(-15).map((l) => l.slice(0, 400)));
+    }
+  }
+  return lines.join('\n');
 }
 
 export async function chainHead(): Promise<number> {

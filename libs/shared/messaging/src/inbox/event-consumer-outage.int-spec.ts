@@ -61,7 +61,18 @@ describe('EventConsumer during a database outage', () => {
     await transport.connect();
     const admin = kafka.admin();
     await admin.connect();
-    const ends = await admin.fetchTopicOffsets(TOPIC); // other suites' events on this broker are not ours
+    // other suites' events on this broker are not ours; a topic created a moment ago may not have
+    // its partition leaders yet when this spec runs alone, hence the retries
+    let ends: Awaited<ReturnType<typeof admin.fetchTopicOffsets>> = [];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        ends = await admin.fetchTopicOffsets(TOPIC);
+        break;
+      } catch (err) {
+        if (attempt >= 50) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
     await admin.setOffsets({
       groupId,
       topic: TOPIC,

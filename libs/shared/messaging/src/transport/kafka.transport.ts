@@ -21,9 +21,11 @@ export interface KafkaTransportOptions {
 export class KafkaTransport implements EventTransport {
   private readonly log = new Logger(KafkaTransport.name);
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private producer: Producer;
+  private producerConnected: Promise<void> | undefined;
   private readonly consumers: Consumer[] = [];
   private joined = 0;
+  private stopping = false;
 
   constructor(private readonly opts: KafkaTransportOptions) {
     this.kafka = new Kafka({
@@ -39,8 +41,12 @@ export class KafkaTransport implements EventTransport {
         if (entry.level <= logLevel.WARN) this.log.warn(`${entry.namespace}: ${entry.log.message}`);
       },
     });
-    // Idempotent producer: a retried send never duplicates on the broker (acks=all is implied).
-    this.producer = this.kafka.producer({
+    this.producer = this.newProducer();
+  }
+
+  // Idempotent producer: a retried send never duplicates on the broker (acks=all is implied).
+  private newProducer(): Producer {
+    return this.kafka.producer({
       createPartitioner: Partitioners.DefaultPartitioner, // murmur2, as the Java client: same key, same partition
       idempotent: true,
       maxInFlightRequests: 1,
@@ -50,7 +56,8 @@ export class KafkaTransport implements EventTransport {
 
   async connect(): Promise<void> {
     await this.ensureTopics();
-    await this.producer.connect();
+    this.producerConnected = this.producer.connect();
+    await this.producerConnected;
   }
 
   private async ensureTopics(): Promise<void> {
@@ -89,16 +96,47 @@ export class KafkaTransport implements EventTransport {
     if (records.length === 0) return;
     const byTopic = new Map<string, TransportRecord[]>();
     for (const r of records) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic.entries()].map(([topic, rs]) => ({
-        topic,
-        messages: rs.map((r) => ({ key: r.key, value: r.value, headers: r.headers })),
-      })),
-    });
+    const producer = this.producer;
+    await this.producerConnected;
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic.entries()].map(([topic, rs]) => ({
+          topic,
+          messages: rs.map((r) => ({ key: r.key, value: r.value, headers: r.headers })),
+        })),
+      });
+    } catch (err) {
+      this.replaceProducer(producer);
+      throw err;
+    }
+  }
+
+  // After a failed send the idempotent producer's sequence numbers may no longer match the
+  // broker's (a batch the broker wrote whose answer was lost when it went down is rolled back on
+  // our side), and every later send would then fail with OUT_OF_ORDER_SEQUENCE_NUMBER. A fresh
+  // producer gets a new producer id and starts its sequences at 0. The caller (the outbox relay)
+  // retries the batch; a batch the broker had in fact written arrives twice, which consumers
+  // dedupe by event id.
+  private replaceProducer(failed: Producer): void {
+    if (this.producer !== failed || this.stopping) return;
+    this.producer = this.newProducer();
+    this.producerConnected = failed
+      .disconnect()
+      .catch(() => undefined)
+      .then(() => this.producer.connect())
+      .catch((err: unknown) => {
+        // the next publish retries through the same path
+        this.log.warn(`Kafka producer reconnect failed: ${(err as Error).message}`);
+      });
   }
 
   async subscribe(opts: SubscribeOptions): Promise<void> {
+    const consumer = await this.startConsumer(opts);
+    this.consumers.push(consumer);
+  }
+
+  private async startConsumer(opts: SubscribeOptions, replacing?: Consumer): Promise<Consumer> {
     const consumer = this.kafka.consumer({
       groupId: opts.groupId,
       allowAutoTopicCreation: false,
@@ -106,9 +144,16 @@ export class KafkaTransport implements EventTransport {
       heartbeatInterval: Math.min(3000, Math.floor((this.opts.sessionTimeoutMs ?? 30_000) / 3)),
       maxWaitTimeInMs: 500, // an idle fetch returns quickly, so events flow fast and shutdown is short
     });
-    this.consumers.push(consumer);
     consumer.on(consumer.events.GROUP_JOIN, () => {
-      this.joined++;
+      if (!replacing) this.joined++;
+    });
+    // kafkajs restarts a consumer after a retriable crash by itself, but gives up for good after a
+    // non-retriable one (an error from the group coordinator while the broker restarts, say): the
+    // service would then stay up and consume nothing. Start a fresh consumer of the same group.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.stopping) return;
+      this.log.error(`Kafka consumer ${opts.groupId} crashed for good (${payload.error.message}); starting a new one`);
+      setTimeout(() => void this.restartConsumer(opts, consumer), 1000);
     });
     await consumer.connect();
     // A new group starts from the earliest offset, so events published before it first joined are not lost.
@@ -130,6 +175,21 @@ export class KafkaTransport implements EventTransport {
         });
       },
     });
+    return consumer;
+  }
+
+  private async restartConsumer(opts: SubscribeOptions, crashed: Consumer): Promise<void> {
+    if (this.stopping) return;
+    try {
+      await crashed.disconnect().catch(() => undefined);
+      const fresh = await this.startConsumer(opts, crashed);
+      const i = this.consumers.indexOf(crashed);
+      if (i >= 0) this.consumers[i] = fresh;
+      else this.consumers.push(fresh);
+    } catch (err) {
+      this.log.error(`Kafka consumer ${opts.groupId} restart failed (${(err as Error).message}); retrying`);
+      setTimeout(() => void this.restartConsumer(opts, crashed), 5000);
+    }
   }
 
   isConsuming(): boolean {
@@ -137,6 +197,7 @@ export class KafkaTransport implements EventTransport {
   }
 
   async disconnect(): Promise<void> {
+    this.stopping = true;
     await Promise.allSettled(this.consumers.map((c) => c.disconnect()));
     await this.producer.disconnect().catch(() => undefined);
   }
