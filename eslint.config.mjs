@@ -131,6 +131,8 @@ export default tseslint.config(
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: DOMAIN_BANNED_PACKAGES },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts', 'type:domain', 'type:data-access'] },
+            // What `npm start` runs (the infra launcher, the platform runner) never needs a test helper.
+            { sourceTag: 'layer:runtime', notDependOnLibsWithTags: ['layer:test'] },
           ],
         },
       ],

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 
-import { findRepoRoot } from '@onramp/testing';
+import { findRepoRoot } from '@onramp/platform-infra';
 
 import { BenchContext, Row } from './bench-context';
 import { BenchOptions, parseBenchOptions, ProbeId } from './bench-options';

@@ -2,7 +2,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { findRepoRoot } from '@onramp/testing';
+import { findRepoRoot } from '@onramp/platform-infra';
 
 export interface Child<T> {
   proc: ChildProcess;

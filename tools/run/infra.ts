@@ -5,7 +5,7 @@
 //        [--no-postgres] [--no-kafka] [--no-chain]
 import { resolve } from 'node:path';
 
-import { findRepoRoot, startInfra } from '@onramp/testing';
+import { findRepoRoot, startInfra } from '@onramp/platform-infra';
 
 interface Args {
   dataDir?: string;

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { findRepoRoot } from '@onramp/testing';
+import { findRepoRoot } from '@onramp/platform-infra';
 
 import {
   EMBEDDED_LOG_FILE,

@@ -1,7 +1,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-import { findRepoRoot } from '@onramp/testing';
+import { findRepoRoot } from '@onramp/platform-infra';
 
 export interface EmbeddedProcessOptions {
   dataDir: string;

@@ -1,6 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 
-import { findRepoRoot } from '@onramp/testing';
+import { findRepoRoot } from '@onramp/platform-infra';
 
 export interface NpmStartOptions {
   script: 'start' | 'start:distributed';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Logger } from '@nestjs/common';
 
-import { findRepoRoot, startInfra, waitFor } from '@onramp/testing';
+import { findRepoRoot, startInfra, waitFor } from '@onramp/platform-infra';
 
 import { claimDataDir } from './data-dir-lock';
 import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';

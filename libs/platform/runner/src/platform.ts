@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort } from '@onramp/chain';
-import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/testing';
+import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/platform-infra';
 
 import { tail } from './log-tail';
 import { assertPortsFree } from './port-check';

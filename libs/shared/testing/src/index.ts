@@ -1,19 +1,32 @@
-export { startChain } from './infra/chain';
-export type { ChainHandle, StartChainOptions } from './infra/chain';
-export { dockerAvailable } from './infra/docker';
-export { startKafka } from './infra/kafka';
-export type { KafkaHandle, StartKafkaOptions } from './infra/kafka';
-export { guardAgainstOrphan } from './infra/orphan-guard';
-export type { OrphanGuardOptions } from './infra/orphan-guard';
-export { createDatabase, startPostgres } from './infra/postgres';
-export type { PostgresHandle, StartPostgresOptions } from './infra/postgres';
-export { findRepoRoot } from './infra/run-dir';
-export { startInfra } from './infra/start-infra';
-export type { InfraHandle, RestartableServer, StartInfraOptions } from './infra/start-infra';
+// The infrastructure launcher lives in @onramp/platform-infra (npm start uses it too); re-exported
+// here so a test has one import for its helpers.
+export {
+  createDatabase,
+  dockerAvailable,
+  dropDatabase,
+  findRepoRoot,
+  guardAgainstOrphan,
+  startChain,
+  startInfra,
+  startKafka,
+  startPostgres,
+  waitFor,
+} from '@onramp/platform-infra';
+export type {
+  ChainHandle,
+  InfraHandle,
+  KafkaHandle,
+  OrphanGuardOptions,
+  PostgresHandle,
+  RestartableServer,
+  StartChainOptions,
+  StartInfraOptions,
+  StartKafkaOptions,
+  StartPostgresOptions,
+  WaitForOptions,
+} from '@onramp/platform-infra';
 export { startRpcFaultProxy } from './chain/rpc-fault-proxy';
 export type { RpcFault, RpcFaultProxy } from './chain/rpc-fault-proxy';
-export { waitFor } from './wait-for';
-export type { WaitForOptions } from './wait-for';
 export { startTestTokenIssuer } from './auth/test-token-issuer';
 export type { TestTokenIssuer, TestTokenOptions } from './auth/test-token-issuer';
 export {

@@ -1,6 +1,6 @@
 import './register-path-aliases'; // first: what follows imports @onramp/*
 
-import { InfraHandle, startInfra } from '../infra/start-infra';
+import { InfraHandle, startInfra } from '@onramp/platform-infra';
 
 // Shared with global-teardown.ts: jest runs both in the same (main) process.
 export const INFRA_HANDLE = Symbol.for('onramp.testing.infra');

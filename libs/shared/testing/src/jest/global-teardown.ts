@@ -1,4 +1,5 @@
-import type { InfraHandle } from '../infra/start-infra';
+import type { InfraHandle } from '@onramp/platform-infra';
+
 import { INFRA_HANDLE } from './global-setup';
 
 type WithInfra = typeof globalThis & { [INFRA_HANDLE]?: InfraHandle };

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
-import { join } from 'node:path';
-
-import { findRepoRoot } from '../infra/run-dir';
+import { join, resolve } from 'node:path';
 
 // Jest's moduleNameMapper only applies inside test files; globalSetup/globalTeardown load through
 // Node's own require, so the tsconfig path aliases (@onramp/*) are mapped here for that code.
-const root = findRepoRoot();
+// No @onramp/* import here (this file is what makes them work): the root is found from this file's
+// place, libs/shared/testing/src/jest.
+const root = resolve(__dirname, '..', '..', '..', '..', '..');
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as {
   compilerOptions: { paths?: Record<string, string[]> };
 };

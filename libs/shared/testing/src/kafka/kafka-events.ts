@@ -11,7 +11,7 @@ import {
   EventType,
 } from '@onramp/contracts';
 import { newTraceparent, uuidv7 } from '@onramp/messaging';
-import { waitFor } from '../wait-for';
+import { waitFor } from '@onramp/platform-infra';
 
 export const brokers = (): string[] => (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 

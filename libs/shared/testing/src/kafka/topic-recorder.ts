@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, logLevel } from 'kafkajs';
 
 import { EventEnvelope } from '@onramp/contracts';
-import { waitFor } from '../wait-for';
+import { waitFor } from '@onramp/platform-infra';
+
 import { ensureTopics } from './kafka-events';
 
 export interface RecordedEvent {

@@ -80,6 +80,20 @@ export async function createDatabase(
   return withDatabase(serverUrl, name);
 }
 
+// Drops a database made by createDatabase (open sessions are cut), so a suite leaves nothing behind
+// on a shared server.
+export async function dropDatabase(serverUrl: string, databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(
+      `DROP DATABASE IF EXISTS ${client.escapeIdentifier(new URL(databaseUrl).pathname.slice(1))} WITH (FORCE)`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;

@@ -3,7 +3,7 @@ import { Contract, Wallet } from 'ethers';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 
-import { waitFor } from '../wait-for';
+import { waitFor } from './wait-for';
 import { createDatabase } from './postgres';
 import { InfraHandle, startInfra } from './start-infra';
 
