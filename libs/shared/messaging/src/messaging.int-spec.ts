@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
 import { Kafka, logLevel } from 'kafkajs';
-import { Client } from 'pg';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, EventEnvelope, Topics } from '@onramp/contracts';
 import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
+import { createDatabase, waitFor } from '@onramp/platform-infra';
 
 import { EventConsumer } from './inbox/event-consumer';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -25,27 +25,6 @@ class InitMessaging1700000000000 implements MigrationInterface {
   }
 }
 
-async function freshDatabase(): Promise<string> {
-  const base = process.env.DATABASE_URL!;
-  const name = `msg_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function until(pred: () => Promise<boolean>, ms = 30000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await pred()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-}
-
 describe('outbox relay and idempotent consumer over real Kafka and Postgres', () => {
   let ds: DataSource;
   let transport: KafkaTransport;
@@ -53,7 +32,7 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
   const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
   beforeAll(async () => {
-    ds = await openServiceDataSource({ url: await freshDatabase(), schema: SCHEMA, entities: [], migrations: [InitMessaging1700000000000] });
+    ds = await openServiceDataSource({ url: await createDatabase(process.env.DATABASE_URL!), schema: SCHEMA, entities: [], migrations: [InitMessaging1700000000000] });
     transport = new KafkaTransport({ brokers, clientId: 'msgtest', partitions: 3, replicationFactor: 1 });
     await transport.connect();
     relay = new OutboxRelay(ds, transport, { schema: SCHEMA, idleDelayMs: 50 });
@@ -91,7 +70,10 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' } }),
     );
     relay.nudge();
-    await until(async () => (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length === 1);
+    await waitFor(
+      async () => (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length === 1,
+      { timeoutMs: 30_000, description: 'the effect applied' },
+    );
 
     // Redeliver the exact same record: the inbox makes it a no-op.
     await transport.publish([{ topic: Topics.TransferFailed, key: orderUuid, value: JSON.stringify(envelope), headers: {} }]);
@@ -111,7 +93,7 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '0', reason: 'poison' } }),
     );
     relay.nudge();
-    await until(async () => dead.length === 1);
+    await waitFor(() => dead.length === 1, { timeoutMs: 30_000, description: 'the dead letter' });
     await dlqConsumer.disconnect();
 
     const effects = await ds.query(`SELECT event_id FROM "${SCHEMA}"."effects" WHERE order_uuid = $1`, [orderUuid]);

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
 import { CURRENT_EVENT_VERSION, deadLetterTopic, EventHeaders, Topics } from '@onramp/contracts';
+import { createDatabase, waitFor } from '@onramp/platform-infra';
 
 import { uuidv7 } from '../ids';
 import { KafkaTransport } from '../transport/kafka.transport';
@@ -13,28 +14,6 @@ import { EventConsumer } from './event-consumer';
 
 const TOPIC = Topics.KycUserRegistered;
 
-// (@onramp/testing would make a dependency cycle: testing -> auth -> http -> messaging)
-async function waitFor(
-  pred: () => boolean | Promise<boolean>,
-  opts: { timeoutMs: number; description: string },
-): Promise<void> {
-  const end = Date.now() + opts.timeoutMs;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${opts.description}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function createDatabase(serverUrl: string): Promise<string> {
-  const name = `outage_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 const SCHEMA = 'outage_test';
 
 // Real Postgres and Kafka: while the consumer's database refuses connections, an event is not
@@ -61,18 +40,12 @@ describe('EventConsumer during a database outage', () => {
     await transport.connect();
     const admin = kafka.admin();
     await admin.connect();
-    // other suites' events on this broker are not ours; a topic created a moment ago may not have
-    // its partition leaders yet when this spec runs alone, hence the retries
-    let ends: Awaited<ReturnType<typeof admin.fetchTopicOffsets>> = [];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        ends = await admin.fetchTopicOffsets(TOPIC);
-        break;
-      } catch (err) {
-        if (attempt >= 50) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
+    // Other suites' events on this broker are not ours. The topic may have just been created: its
+    // leader can take a moment to be elected.
+    const ends = await waitFor(() => admin.fetchTopicOffsets(TOPIC), {
+      timeoutMs: 30_000,
+      description: `the offsets of ${TOPIC}`,
+    });
     await admin.setOffsets({
       groupId,
       topic: TOPIC,

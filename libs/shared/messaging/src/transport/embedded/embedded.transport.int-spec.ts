@@ -5,6 +5,7 @@ import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, Topics } from '@onramp/contracts';
 import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
+import { createDatabase, waitFor } from '@onramp/platform-infra';
 
 import { EventConsumer } from '../../inbox/event-consumer';
 import { OutboxRelay } from '../../outbox/outbox-relay';
@@ -15,28 +16,6 @@ import { EmbeddedTransport } from './embedded.transport';
 
 const PARTITIONS = 4;
 const TOPIC = 'test.embedded';
-
-// The bus is per database (its partition count is fixed at creation): one fresh database for the file.
-async function freshDatabase(): Promise<string> {
-  const base = process.env.DATABASE_URL!;
-  const name = `bus_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function until(pred: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await pred()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,7 +44,8 @@ describe('EmbeddedTransport over real Postgres', () => {
   };
 
   beforeAll(async () => {
-    url = await freshDatabase();
+    // The bus is per database (its partition count is fixed at creation): one fresh database for the file.
+    url = await createDatabase(process.env.DATABASE_URL!);
   });
 
   afterAll(async () => {
@@ -100,7 +80,7 @@ describe('EmbeddedTransport over real Postgres', () => {
         }
       }),
     );
-    await until(() => keys.every((k) => (seen.get(k) ?? []).length >= perKey), 'every event');
+    await waitFor(() => keys.every((k) => (seen.get(k) ?? []).length >= perKey), { timeoutMs: 20_000, intervalMs: 25, description: 'every event' });
     for (const key of keys) {
       expect(seen.get(key)).toEqual(Array.from({ length: perKey }, (_, n) => n));
       expect(partitionsSeen.get(key)).toBe(partitionFor(key, PARTITIONS));
@@ -123,7 +103,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       },
     });
     await bus.publish([record(key, 0), record(key, 1), record(key, 2)]);
-    await until(() => attempts.includes(2), 'the record after the failing one');
+    await waitFor(() => attempts.includes(2), { timeoutMs: 20_000, intervalMs: 25, description: 'the record after the failing one' });
     expect(attempts).toEqual([0, 1, 1, 1, 1, 2]);
   });
 
@@ -146,7 +126,7 @@ describe('EmbeddedTransport over real Postgres', () => {
     }
     const keys = Array.from({ length: 40 }, () => randomUUID());
     await bus.publish(keys.map((k) => record(k, 0, topic)));
-    await until(() => a.length === 40 && b.length === 40 && shared.length === 40, 'both groups');
+    await waitFor(() => a.length === 40 && b.length === 40 && shared.length === 40, { timeoutMs: 20_000, intervalMs: 25, description: 'both groups' });
     await sleep(300);
     expect(new Set(a)).toEqual(new Set(keys));
     expect(new Set(b)).toEqual(new Set(keys));
@@ -162,7 +142,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       key,
     ]);
     await pg.end();
-    await until(() => a.includes(key) && b.includes(key), 'a foreign append', 5_000);
+    await waitFor(() => a.includes(key) && b.includes(key), { timeoutMs: 5_000, intervalMs: 25, description: 'a foreign append' });
   });
 
   it('resumes a group from its committed offsets after a restart: nothing lost, nothing committed twice', async () => {
@@ -181,7 +161,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       },
     });
     await first.publish(Array.from({ length: 8 }, (_, n) => record(key, n, topic)));
-    await until(() => handledBefore.length === 5, 'the first five');
+    await waitFor(() => handledBefore.length === 5, { timeoutMs: 20_000, intervalMs: 25, description: 'the first five' });
     await sleep(100); // record 5 is failing and being retried: never committed
     await first.disconnect();
 
@@ -195,7 +175,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       topics: [topic],
       handle: async (r) => void handledAfter.push(body(r).n),
     });
-    await until(() => handledAfter.length === 5, 'the rest');
+    await waitFor(() => handledAfter.length === 5, { timeoutMs: 20_000, intervalMs: 25, description: 'the rest' });
     await sleep(300);
     expect(handledBefore).toEqual([0, 1, 2, 3, 4]);
     expect(handledAfter).toEqual([5, 6, 7, 8, 9]);
@@ -247,7 +227,7 @@ describe('EmbeddedTransport over real Postgres', () => {
         );
       }
       relay.nudge();
-      await until(() => applied.length === 1, 'the good event after the poison one');
+      await waitFor(() => applied.length === 1, { timeoutMs: 20_000, intervalMs: 25, description: 'the good event after the poison one' });
       const dead = await ds.query(`SELECT key, headers FROM eventbus.log WHERE topic = $1`, [
         deadLetterTopic(Topics.TransferFailed),
       ]);
