@@ -22,6 +22,7 @@ describe('loadChainSettlementConfig', () => {
       fxRateMaxAgeSeconds: 300,
       gasLimit: 120_000n,
       pollMs: 500,
+      receiptPollMs: 100,
       stuckAfterMs: 60_000,
       maxFeeWei: 500_000_000_000n,
       rpcTimeoutMs: 10_000,

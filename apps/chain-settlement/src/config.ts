@@ -57,6 +57,7 @@ const settlementEnv = {
   FX_RATE_MAX_AGE_SECONDS: int({ default: 300, min: 1 }),
   SETTLEMENT_GAS_LIMIT: int({ default: 120_000, min: 21_000 }),
   SETTLEMENT_POLL_MS: int({ default: 500, min: 10 }),
+  SETTLEMENT_RECEIPT_POLL_MS: int({ default: 100, min: 10 }),
   SETTLEMENT_STUCK_AFTER_SECONDS: int({ default: 60, min: 1 }),
   SETTLEMENT_MAX_FEE_GWEI: decimalString({ default: '500' }),
   RPC_TIMEOUT_MS: int({ default: 10_000, min: 100 }),
@@ -77,7 +78,8 @@ export interface ChainSettlementConfig {
   fxFee: string;
   fxRateMaxAgeSeconds: number;
   gasLimit: bigint;
-  pollMs: number;
+  pollMs: number; // the safety net: a new payment.confirmed wakes the worker at once
+  receiptPollMs: number; // how soon the worker looks again while transactions wait for receipts
   stuckAfterMs: number; // a broadcast transaction without receipt this long is replaced with higher fees
   maxFeeWei: bigint; // no transaction of ours ever offers more per gas
   rpcTimeoutMs: number; // every JSON-RPC call gives up after this long
@@ -121,6 +123,7 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.en
     fxRateMaxAgeSeconds: env.FX_RATE_MAX_AGE_SECONDS,
     gasLimit: BigInt(env.SETTLEMENT_GAS_LIMIT),
     pollMs: env.SETTLEMENT_POLL_MS,
+    receiptPollMs: env.SETTLEMENT_RECEIPT_POLL_MS,
     stuckAfterMs: env.SETTLEMENT_STUCK_AFTER_SECONDS * 1000,
     maxFeeWei,
     rpcTimeoutMs: env.RPC_TIMEOUT_MS,

@@ -1,8 +1,16 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  OnModuleInit,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { Topics } from '@onramp/contracts';
 import { addLogContext, withLogContext } from '@onramp/logging';
-import { OutboxRelay } from '@onramp/messaging';
+import { EventConsumer, OutboxRelay, RoundOutcome, WakeOrPoll } from '@onramp/messaging';
 import { classifyChainError, describeChainError, retryDelayMs } from '@onramp/settlement-domain';
 
 import { ChainClient } from '../chain/chain.client';
@@ -16,17 +24,18 @@ import { OnPicked, StepResult } from './step-result';
 // Upper bound of settlements one step handles per tick, so a backlog never starves shutdown.
 const MAX_PER_TICK = 50;
 
-// Drives settlements from PENDING to a receipt, every SETTLEMENT_POLL_MS. Starts at bootstrap,
+// Drives settlements from PENDING to a receipt. Woken when a payment.confirmed handler committed a
+// new PENDING settlement; runs again at once while a pass did something; looks again after
+// SETTLEMENT_RECEIPT_POLL_MS while transactions wait for receipts; otherwise polls every
+// SETTLEMENT_POLL_MS as a safety net (work of another process, due retries). Starts at bootstrap,
 // stops before the database closes. Any number of workers can run: rows are claimed with
 // FOR UPDATE SKIP LOCKED and nonces are allocated under the signer row lock.
 @Injectable()
-export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy {
+export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(SettlementWorker.name);
+  private readonly loop: WakeOrPoll;
   private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
   private chainVerified = false;
-  private failedTicks = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -34,8 +43,27 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
     private readonly signing: SignPendingStep,
     private readonly inFlight: DriveInFlightStep,
     private readonly relay: OutboxRelay,
+    private readonly consumer: EventConsumer,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
-  ) {}
+  ) {
+    // While passes fail (RPC node or database down) the pause grows exponentially up to a cap, so an
+    // outage is waited out instead of hammered, whatever wakes the worker meanwhile.
+    this.loop = new WakeOrPoll({
+      round: () => this.tick(),
+      pollMs: config.pollMs,
+      failureDelayMs: (failures) => retryDelayMs(failures - 1, config.pollMs),
+      onFailure: (err, failures) =>
+        this.log.warn(
+          `settlement tick failed (${failures} in a row), retrying: ${describeChainError(err)}`,
+        ),
+    });
+  }
+
+  onModuleInit(): void {
+    this.consumer.onCommitted((type) => {
+      if (type === Topics.PaymentConfirmed) this.nudge();
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.start();
@@ -46,51 +74,38 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   start(): void {
-    if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
   }
 
   nudge(): void {
-    this.wake?.();
+    this.loop.wake();
   }
 
-  // Polls every SETTLEMENT_POLL_MS; while ticks fail (RPC node or database down) the pause grows
-  // exponentially up to a cap, so an outage is waited out instead of hammered.
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.tick();
-        this.failedTicks = 0;
-      } catch (err) {
-        this.failedTicks++;
-        this.log.warn(
-          `settlement tick failed (${this.failedTicks} in a row), retrying: ${describeChainError(err)}`,
-        );
-      }
-      await this.sleep(
-        this.failedTicks === 0 ? this.config.pollMs : retryDelayMs(this.failedTicks - 1, this.config.pollMs),
-      );
-    }
+  // One pass: sign what is due, then drive every in-flight transaction towards its receipt. Busy
+  // when it moved a settlement on (another pass may find more, or a receipt for what it just sent);
+  // while transactions only wait for receipts, the next look is SETTLEMENT_RECEIPT_POLL_MS away.
+  async tick(): Promise<RoundOutcome> {
+    if (!(await this.verifyChain())) return { busy: false };
+    const signing = await this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
+    const driving = await this.drain((skip, onPicked) => this.inFlight.runOnce(skip, onPicked));
+    if (driving.finalized > 0) this.relay.nudge();
+    return {
+      busy: signing.progressed + driving.progressed > 0,
+      recheckMs: driving.waiting > 0 ? this.config.receiptPollMs : undefined,
+    };
   }
 
-  // One pass: sign what is due, then drive every in-flight transaction towards its receipt.
-  async tick(): Promise<void> {
-    if (!(await this.verifyChain())) return;
-    await this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
-    const finalized = await this.drain((skip, onPicked) => this.inFlight.runOnce(skip, onPicked));
-    if (finalized > 0) this.relay.nudge();
-  }
-
-  private async drain(step: (skip: Set<string>, onPicked: OnPicked) => Promise<StepResult>): Promise<number> {
+  private async drain(
+    step: (skip: Set<string>, onPicked: OnPicked) => Promise<StepResult>,
+  ): Promise<{ progressed: number; waiting: number; finalized: number }> {
     const skip = new Set<string>();
-    let finalized = 0;
+    const counts = { progressed: 0, waiting: 0, finalized: 0 };
     for (let i = 0; i < MAX_PER_TICK && this.running; i++) {
       let current: string | undefined;
       try {
@@ -104,7 +119,9 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
         if (result.kind === 'idle') break;
         if (result.kind === 'signed') crashPoint('after-sign');
         if (result.kind === 'broadcast') crashPoint('awaiting-receipt');
-        if (result.kind === 'finalized') finalized++;
+        if (result.kind === 'finalized') counts.finalized++;
+        if (result.kind === 'waiting') counts.waiting++;
+        else if (result.kind !== 'deferred') counts.progressed++;
       } catch (err) {
         if (!current) throw err;
         // The step's transaction rolled back: the settlement keeps its state and is tried again later.
@@ -120,7 +137,7 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
         if (kind === 'transient') throw err;
       }
     }
-    return finalized;
+    return counts;
   }
 
   // Signing for the wrong chain would produce transactions the node rejects (or, worse, replays
@@ -136,15 +153,5 @@ export class SettlementWorker implements OnApplicationBootstrap, OnModuleDestroy
     }
     this.chainVerified = true;
     return true;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }

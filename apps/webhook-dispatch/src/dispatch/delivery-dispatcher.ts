@@ -4,8 +4,10 @@ import {
   Injectable,
   Logger,
   OnApplicationBootstrap,
+  OnModuleInit,
 } from '@nestjs/common';
 
+import { EventConsumer, WakeOrPoll } from '@onramp/messaging';
 import { webhookHeaders } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
@@ -17,63 +19,54 @@ import { SendResult, WebhookSender } from './webhook-sender';
 
 // The dispatcher loop: claims due deliveries whenever this process has free slots, sends each one
 // concurrently (never more than maxInFlightPerMerchant for one merchant, so a hanging endpoint holds
-// only its own slots), and records the outcome. Several processes can run it side by side.
+// only its own slots), and records the outcome. Several processes can run it side by side. Woken
+// when an order event handler committed a new delivery, when a slot frees up, and after a
+// registration or redelivery; WEBHOOK_POLL_MS is the safety net (due retries, other processes).
 @Injectable()
-export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger(DeliveryDispatcher.name);
   private readonly inFlight = new InFlightTracker();
   private readonly tasks = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
-  private nudged = false;
+  private readonly loop: WakeOrPoll;
 
   constructor(
     private readonly claimer: DeliveryClaimer,
     private readonly sender: WebhookSender,
     private readonly recorder: AttemptRecorder,
     private readonly cipher: WebhookSecretCipher,
+    private readonly consumer: EventConsumer,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
-  ) {}
+  ) {
+    this.loop = new WakeOrPoll({
+      round: async () => ({ busy: (await this.claimAndSend()) > 0 }),
+      pollMs: config.pollMs,
+      failureDelayMs: (failures) => Math.min(5000, config.pollMs * 2 ** failures),
+      onFailure: (err) =>
+        this.log.warn(`claiming webhook deliveries failed, retrying: ${(err as Error).message}`),
+    });
+  }
+
+  onModuleInit(): void {
+    // Every event this service handles (order.completed, order.failed) records a delivery.
+    this.consumer.onCommitted(() => this.nudge());
+  }
 
   onApplicationBootstrap(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   // Runs before the DataSource closes. In-flight sends are aborted and not recorded: their lease
   // runs out and they are sent again (at-least-once), which beats holding shutdown for 10 s.
   async beforeApplicationShutdown(): Promise<void> {
-    this.running = false;
-    this.nudge();
-    await this.loop;
+    await this.loop.stop();
     this.shutdown.abort();
     await Promise.allSettled([...this.tasks]);
   }
 
   // Skips the idle wait, e.g. after a registration made deliveries due.
   nudge(): void {
-    this.nudged = true;
-    this.wake?.();
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = await this.claimAndSend();
-        failures = 0;
-      } catch (err) {
-        failures++;
-        this.log.warn(`claiming webhook deliveries failed, retrying: ${(err as Error).message}`);
-      }
-      if (!this.running) break;
-      if (failures > 0) await this.sleep(Math.min(5000, this.config.pollMs * 2 ** failures));
-      else if (claimed === 0) await this.sleep(this.config.pollMs);
-    }
+    this.loop.wake();
   }
 
   private async claimAndSend(): Promise<number> {
@@ -138,20 +131,5 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     }
     if (this.shutdown.signal.aborted) return;
     await this.recorder.record(claim, result);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.nudged) {
-      this.nudged = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const t = setTimeout(resolve, ms);
-      this.wake = () => {
-        this.nudged = false;
-        clearTimeout(t);
-        resolve();
-      };
-    });
   }
 }

@@ -9,3 +9,4 @@ export * from './outbox/outbox-writer';
 export * from './outbox/outbox-relay';
 export * from './inbox/event-consumer';
 export * from './messaging.module';
+export * from './wake/wake-or-poll';

@@ -64,6 +64,8 @@ export class MessagingLifecycle implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // What a handler wrote to the outbox goes out right after its commit.
+    this.consumer.onCommitted(() => this.relay.nudge());
     await this.transport.connect();
     this.relay.start();
     await this.consumer.start();

@@ -33,6 +33,9 @@ export type EventHandler<K extends EventType> = (
   manager: EntityManager,
 ) => Promise<void>;
 
+// Told after a handler's transaction committed (not for a redelivery that was a no-op).
+export type CommittedListener = (type: EventType) => void;
+
 export interface EventConsumerOptions {
   schema: string;
   groupId: string; // one consumer group per service
@@ -46,6 +49,7 @@ export interface EventConsumerOptions {
 export class EventConsumer {
   private readonly log = new Logger(EventConsumer.name);
   private readonly handlers = new Map<string, EventHandler<EventType>>();
+  private readonly committedListeners: CommittedListener[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -56,6 +60,12 @@ export class EventConsumer {
   on<K extends EventType>(type: K, handler: EventHandler<K>): void {
     if (this.handlers.has(type)) throw new Error(`a handler for ${type} is already registered`);
     this.handlers.set(type, handler as unknown as EventHandler<EventType>);
+  }
+
+  // Wakes the stages that act on what handlers write (the outbox relay, a worker) right after the
+  // commit, instead of leaving the work to their next poll.
+  onCommitted(listener: CommittedListener): void {
+    this.committedListeners.push(listener);
   }
 
   hasHandlers(): boolean {
@@ -145,15 +155,28 @@ export class EventConsumer {
     event: EventEnvelope<EventType, EventMap[EventType]>,
     handler: EventHandler<EventType>,
   ) {
-    await this.dataSource.transaction(async (manager) => {
+    const handled = await this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING RETURNING event_id`,
         [this.opts.groupId, event.id, event.type],
       );
-      if (inserted.length === 0) return; // already handled: a redelivery
+      if (inserted.length === 0) return false; // already handled: a redelivery
       await handler(event, manager);
+      return true;
     });
+    if (handled) this.notifyCommitted(event.type);
+  }
+
+  // A listener's failure must not fail the event: its transaction has committed already.
+  private notifyCommitted(type: EventType): void {
+    for (const listener of this.committedListeners) {
+      try {
+        listener(type);
+      } catch (err) {
+        this.log.warn(`after-commit listener for ${type} failed: ${(err as Error).message}`);
+      }
+    }
   }
 
   private async deadLetter(record: ConsumedRecord, err: Error, attempts: number): Promise<void> {

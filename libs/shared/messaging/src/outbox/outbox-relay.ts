@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { metrics } from '@onramp/observability';
 
 import { EventTransport } from '../transport/event-transport';
+import { WakeOrPoll } from '../wake/wake-or-poll';
 
 interface OutboxRow {
   seq: string;
@@ -16,7 +17,7 @@ interface OutboxRow {
 export interface OutboxRelayOptions {
   schema: string;
   batchSize?: number;
-  idleDelayMs?: number;
+  idleDelayMs?: number; // the safety-net poll; writers and consumers wake the relay after their commits
 }
 
 // Publishes committed outbox rows in commit order and marks them sent. One relay per schema works
@@ -24,21 +25,26 @@ export interface OutboxRelayOptions {
 // publish and mark re-publishes: consumers are idempotent by event id.
 export class OutboxRelay {
   private readonly log = new Logger(OutboxRelay.name);
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
+  private readonly loop: WakeOrPoll;
   private unregisterMetrics?: () => void;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly transport: EventTransport,
     private readonly opts: OutboxRelayOptions,
-  ) {}
+  ) {
+    this.loop = new WakeOrPoll({
+      round: async () => ({ busy: (await this.drainOnce()) > 0 }),
+      pollMs: opts.idleDelayMs ?? 100,
+      failureDelayMs: (failures) => Math.min(5000, 200 * 2 ** Math.min(failures, 5)),
+      onFailure: (err) =>
+        this.log.warn(`outbox relay (${this.opts.schema}) failed, retrying: ${(err as Error).message}`),
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
+    this.unregisterMetrics?.();
     this.unregisterMetrics = metrics.addCollector(`outbox:${this.opts.schema}`, () => this.lagMetrics());
   }
 
@@ -65,31 +71,15 @@ export class OutboxRelay {
     ];
   }
 
-  // Lets a writer skip the idle wait after it committed an event.
+  // Called after a commit that appended to the outbox: the event goes out now, not at the next poll.
   nudge(): void {
-    this.wake?.();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
     this.unregisterMetrics?.();
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      try {
-        const sent = await this.drainOnce();
-        failures = 0;
-        if (sent === 0) await this.sleep(this.opts.idleDelayMs ?? 100);
-      } catch (err) {
-        failures++;
-        this.log.warn(`outbox relay (${this.opts.schema}) failed, retrying: ${(err as Error).message}`);
-        await this.sleep(Math.min(5000, 200 * 2 ** Math.min(failures, 5)));
-      }
-    }
+    this.unregisterMetrics = undefined;
+    await this.loop.stop();
   }
 
   async drainOnce(): Promise<number> {
@@ -117,16 +107,6 @@ export class OutboxRelay {
         [rows.map((r) => r.seq)],
       );
       return rows.length;
-    });
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(t);
-        resolve();
-      };
     });
   }
 }
