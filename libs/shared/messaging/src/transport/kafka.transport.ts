@@ -18,13 +18,19 @@ export interface KafkaTransportOptions {
   topicsWaitMs?: number; // with createTopics false: how long to wait for the topics (default 300 s)
 }
 
+interface Subscription {
+  consumer?: Consumer;
+  joined: boolean;
+}
+
 export class KafkaTransport implements EventTransport {
   private readonly log = new Logger(KafkaTransport.name);
   private readonly kafka: Kafka;
   private producer: Producer;
   private producerConnected: Promise<void> | undefined;
-  private readonly consumers: Consumer[] = [];
-  private joined = 0;
+  // One per subscribe(): its current consumer (a fresh one after kafkajs gave up on the last) and
+  // whether the group was ever joined. A replacement counts: the first consumer may crash before it joined.
+  private readonly subscriptions: Subscription[] = [];
   private stopping = false;
 
   constructor(private readonly opts: KafkaTransportOptions) {
@@ -132,11 +138,12 @@ export class KafkaTransport implements EventTransport {
   }
 
   async subscribe(opts: SubscribeOptions): Promise<void> {
-    const consumer = await this.startConsumer(opts);
-    this.consumers.push(consumer);
+    const subscription: Subscription = { joined: false };
+    this.subscriptions.push(subscription);
+    await this.startConsumer(opts, subscription);
   }
 
-  private async startConsumer(opts: SubscribeOptions, replacing?: Consumer): Promise<Consumer> {
+  private async startConsumer(opts: SubscribeOptions, subscription: Subscription): Promise<void> {
     const consumer = this.kafka.consumer({
       groupId: opts.groupId,
       allowAutoTopicCreation: false,
@@ -144,16 +151,19 @@ export class KafkaTransport implements EventTransport {
       heartbeatInterval: Math.min(3000, Math.floor((this.opts.sessionTimeoutMs ?? 30_000) / 3)),
       maxWaitTimeInMs: 500, // an idle fetch returns quickly, so events flow fast and shutdown is short
     });
+    subscription.consumer = consumer;
     consumer.on(consumer.events.GROUP_JOIN, () => {
-      if (!replacing) this.joined++;
+      subscription.joined = true;
     });
     // kafkajs restarts a consumer after a retriable crash by itself, but gives up for good after a
     // non-retriable one (an error from the group coordinator while the broker restarts, say): the
     // service would then stay up and consume nothing. Start a fresh consumer of the same group.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.stopping) return;
-      this.log.error(`Kafka consumer ${opts.groupId} crashed for good (${payload.error.message}); starting a new one`);
-      setTimeout(() => void this.restartConsumer(opts, consumer), 1000);
+      this.log.error(
+        `Kafka consumer ${opts.groupId} crashed for good (${payload.error.message}); starting a new one`,
+      );
+      setTimeout(() => void this.restartConsumer(opts, subscription, consumer), 1000);
     });
     await consumer.connect();
     // A new group starts from the earliest offset, so events published before it first joined are not lost.
@@ -175,30 +185,31 @@ export class KafkaTransport implements EventTransport {
         });
       },
     });
-    return consumer;
   }
 
-  private async restartConsumer(opts: SubscribeOptions, crashed: Consumer): Promise<void> {
-    if (this.stopping) return;
+  private async restartConsumer(
+    opts: SubscribeOptions,
+    subscription: Subscription,
+    crashed: Consumer,
+  ): Promise<void> {
+    if (this.stopping || subscription.consumer !== crashed) return;
     try {
       await crashed.disconnect().catch(() => undefined);
-      const fresh = await this.startConsumer(opts, crashed);
-      const i = this.consumers.indexOf(crashed);
-      if (i >= 0) this.consumers[i] = fresh;
-      else this.consumers.push(fresh);
+      await this.startConsumer(opts, subscription);
     } catch (err) {
       this.log.error(`Kafka consumer ${opts.groupId} restart failed (${(err as Error).message}); retrying`);
-      setTimeout(() => void this.restartConsumer(opts, crashed), 5000);
+      const failed = subscription.consumer;
+      if (failed) setTimeout(() => void this.restartConsumer(opts, subscription, failed), 5000);
     }
   }
 
   isConsuming(): boolean {
-    return this.joined >= this.consumers.length;
+    return this.subscriptions.every((s) => s.joined);
   }
 
   async disconnect(): Promise<void> {
     this.stopping = true;
-    await Promise.allSettled(this.consumers.map((c) => c.disconnect()));
+    await Promise.allSettled(this.subscriptions.map((s) => s.consumer?.disconnect()));
     await this.producer.disconnect().catch(() => undefined);
   }
 }
