@@ -53,9 +53,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
       pollMs: config.pollMs,
       failureDelayMs: (failures) => retryDelayMs(failures - 1, config.pollMs),
       onFailure: (err, failures) =>
-        this.log.warn(
-          `settlement tick failed (${failures} in a row), retrying: ${describeChainError(err)}`,
-        ),
+        this.log.warn(`settlement tick failed (${failures} in a row), retrying: ${describeChainError(err)}`),
     });
   }
 
