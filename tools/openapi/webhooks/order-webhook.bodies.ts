@@ -1,16 +1,15 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
-import { OrderCompletedV1, OrderFailedV1 } from '@onramp/contracts';
-
-// The two webhook bodies of docs/api.md (Events), exactly its fields. `implements` ties them to the
-// event payloads webhook-dispatch sends as they are; openapi.spec.ts checks the field lists.
+// How the two webhook bodies of docs/api.md (Events) are documented. webhook-dispatch's presenter
+// (order-webhook-body.presenter.ts) is what sends them; openapi.spec.ts checks these field lists
+// against docs/api.md, as the presenter's spec checks what it sends.
 
 const uuid = (description: string) => ApiProperty({ description, format: 'uuid' });
 const DECIMAL = '^\\d+(\\.\\d+)?$';
 const TIMESTAMP = 'When the event was created: ISO 8601 UTC with milliseconds.';
 
 @ApiSchema({ name: 'OrderCompletedEvent', description: 'Body of the `order.completed` webhook.' })
-export class OrderCompletedWebhookBody implements OrderCompletedV1 {
+export class OrderCompletedWebhookBody {
   @ApiProperty({ enum: ['order.completed'] })
   event!: 'order.completed';
 
@@ -90,7 +89,7 @@ export class OrderCompletedWebhookBody implements OrderCompletedV1 {
   description:
     'Body of the `order.failed` webhook. It has no `payerAccountHolderName` and no `fxRate*` fields.',
 })
-export class OrderFailedWebhookBody implements OrderFailedV1 {
+export class OrderFailedWebhookBody {
   @ApiProperty({ enum: ['order.failed'] })
   event!: 'order.failed';
 

@@ -11,30 +11,15 @@ import {
   TransferSucceededV1,
 } from '@onramp/contracts';
 import { OutboxWriter } from '@onramp/messaging';
-import {
-  buildOrderCompletedBody,
-  buildOrderFailedBody,
-  canTransition,
-  Clock,
-  FailureFacts,
-  OrderFacts,
-} from '@onramp/orders-domain';
+import { canTransition, Clock } from '@onramp/orders-domain';
 
 import { OrderStatusHistoryEntity } from '../orders/order-status-history.entity';
 import { OrderEntity } from '../orders/order.entity';
+import { FailureFacts, orderCompletedData, orderFailedData } from './order-outcome-events';
 
 export const CLOCK = Symbol('CLOCK');
 
 type Envelope<T> = EventEnvelope<string, T> & { data: T & { orderUuid: string } };
-
-const factsOf = (order: OrderEntity): OrderFacts => ({
-  uuid: order.uuid,
-  kycUserUuid: order.kycUserUuid,
-  amount: order.amount,
-  currency: order.currency,
-  reference: order.reference,
-  recipientAddress: order.recipientAddress,
-});
 
 // Moves orders along CREATED -> COMPLETED | FAILED as settlement facts arrive. Every method runs in
 // the consumer's transaction (inbox mark + effect + outgoing event commit together). The order row is
@@ -75,7 +60,7 @@ export class OrderTransitions {
       );
     }
     const now = this.clock();
-    const body = buildOrderCompletedBody(factsOf(order), d, () => now);
+    const data = orderCompletedData(order, d, now);
     const moved = await this.move(manager, order, 'COMPLETED', now, {
       payedAmount: d.payedAmount,
       payerAccountHolderName: d.payerAccountHolderName,
@@ -92,7 +77,7 @@ export class OrderTransitions {
       type: Topics.OrderCompleted,
       key: order.uuid,
       merchantId: order.merchantId,
-      data: body,
+      data,
     });
   }
 
@@ -109,15 +94,11 @@ export class OrderTransitions {
     await this.fail(event, manager, { payedAmount, reason, transactionHash });
   }
 
-  private async fail(
-    event: Envelope<object>,
-    manager: EntityManager,
-    facts: Required<FailureFacts>,
-  ): Promise<void> {
+  private async fail(event: Envelope<object>, manager: EntityManager, facts: FailureFacts): Promise<void> {
     const order = await this.lockOrder(manager, event);
     if (!canTransition(order.status, 'FAILED')) return this.ignore(event, order);
     const now = this.clock();
-    const body = buildOrderFailedBody(factsOf(order), facts, () => now);
+    const data = orderFailedData(order, facts, now);
     const moved = await this.move(manager, order, 'FAILED', now, {
       payedAmount: facts.payedAmount,
       transactionHash: facts.transactionHash || null,
@@ -131,7 +112,7 @@ export class OrderTransitions {
       type: Topics.OrderFailed,
       key: order.uuid,
       merchantId: order.merchantId,
-      data: body,
+      data,
     });
   }
 

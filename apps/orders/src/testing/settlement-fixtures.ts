@@ -7,42 +7,6 @@ import { PaymentConfirmedV1, TransferSucceededV1 } from '@onramp/contracts';
 export const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 export const txHash = () => `0x${randomBytes(32).toString('hex')}`;
 
-export const COMPLETED_FIELDS = [
-  'event',
-  'status',
-  'orderUuid',
-  'userUuid',
-  'amount',
-  'payedAmount',
-  'payerAccountHolderName',
-  'currency',
-  'fxRateBase',
-  'fxRateEffective',
-  'fxRateUpdatedAt',
-  'sentTokenAmount',
-  'sentTokenCurrency',
-  'reference',
-  'recipientAddress',
-  'transactionHash',
-  'message',
-  'timestamp',
-];
-export const FAILED_FIELDS = [
-  'event',
-  'status',
-  'orderUuid',
-  'userUuid',
-  'amount',
-  'payedAmount',
-  'sentTokenAmount',
-  'sentTokenCurrency',
-  'currency',
-  'reference',
-  'recipientAddress',
-  'transactionHash',
-  'message',
-  'timestamp',
-];
 export const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export interface CreatedOrder {

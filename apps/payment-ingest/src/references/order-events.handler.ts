@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { EventEnvelope, OrderCompletedV1, OrderCreatedV1, OrderFailedV1, Topics } from '@onramp/contracts';
+import { EventEnvelope, OrderCreatedV1, OrderOutcomeFields, Topics } from '@onramp/contracts';
 import { EventConsumer } from '@onramp/messaging';
-import { normalizeDecimal } from '@onramp/money';
 import { normalizeReference } from '@onramp/sepa';
 
 import { CreditMatcher } from '../matching/credit-matcher';
@@ -62,7 +61,7 @@ export class OrderEventsHandler implements OnModuleInit {
   // A finished order takes no more money. If this overtakes its order.created (another topic), a
   // CLOSED row is written first and order.created then leaves it alone.
   async closeReference(
-    event: EventEnvelope<'order.completed' | 'order.failed', OrderCompletedV1 | OrderFailedV1>,
+    event: EventEnvelope<'order.completed' | 'order.failed', OrderOutcomeFields>,
     manager: EntityManager,
   ): Promise<void> {
     const { data, merchantId } = event;
@@ -78,14 +77,7 @@ export class OrderEventsHandler implements OnModuleInit {
        VALUES ($1, $2, $3, $4, $5, $6, 'CLOSED')
        ON CONFLICT DO NOTHING
        RETURNING order_uuid`,
-      [
-        reference,
-        data.orderUuid,
-        merchantId,
-        normalizeDecimal(data.amount.toFixed(2)),
-        data.currency,
-        data.recipientAddress,
-      ],
+      [reference, data.orderUuid, merchantId, data.amount, data.currency, data.recipientAddress],
     );
     if (inserted.length === 0) {
       this.log.error(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Producer } from 'kafkajs';
 
-import { Topics } from '@onramp/contracts';
+import { EventEnvelope, OrderFailedV2, Topics } from '@onramp/contracts';
 import { generateRfReference } from '@onramp/sepa';
 import { envelope, EventCollector, produce, testKafka, waitFor } from '@onramp/testing';
 
@@ -59,21 +59,41 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
         order.orderUuid,
       ])
     )[0]?.status;
-  const failedBody = (order: Order) => ({
-    event: 'order.failed' as const,
-    status: 'FAILED' as const,
+  const failed = (order: Order): OrderFailedV2 => ({
     orderUuid: order.orderUuid,
-    userUuid: randomUUID(),
-    amount: 100,
-    payedAmount: 0,
-    sentTokenAmount: 0,
-    sentTokenCurrency: null,
-    currency: 'EUR' as const,
+    kycUserUuid: randomUUID(),
+    amount: '100.50',
+    currency: 'EUR',
     reference: order.reference,
     recipientAddress: order.recipientAddress,
+    payedAmount: '0',
+    sentTokenAmount: '0',
+    sentTokenCurrency: null,
     transactionHash: '',
-    message: 'recipient address not provided',
-    timestamp: new Date().toISOString(),
+    reason: 'recipient address not provided',
+    failedAt: new Date().toISOString(),
+  });
+  // Version 1, written before the events stopped being webhook bodies: it may still be on the topic
+  // while a deployment rolls.
+  const failedV1 = (order: Order): EventEnvelope => ({
+    ...envelope(Topics.OrderFailed, merchant, failed(order)),
+    version: 1,
+    data: {
+      event: 'order.failed',
+      status: 'FAILED',
+      orderUuid: order.orderUuid,
+      userUuid: randomUUID(),
+      amount: 100.5,
+      payedAmount: 0,
+      sentTokenAmount: 0,
+      sentTokenCurrency: null,
+      currency: 'EUR',
+      reference: order.reference,
+      recipientAddress: order.recipientAddress,
+      transactionHash: '',
+      message: 'recipient address not provided',
+      timestamp: new Date().toISOString(),
+    },
   });
   const credit = (body: Record<string, unknown>, merchantId = merchant) =>
     t.app.inject({
@@ -248,7 +268,7 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     const order = newOrder();
     await announce(order);
     await referenceOpen(order);
-    await produce(producer, envelope(Topics.OrderFailed, merchant, failedBody(order)), order.orderUuid);
+    await produce(producer, envelope(Topics.OrderFailed, merchant, failed(order)), order.orderUuid);
     await waitFor(
       async () => {
         const rows: { status: string }[] = await t.dataSource.query(
@@ -265,13 +285,21 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     expect(await outboxCount(order.orderUuid)).toBe(0);
   });
 
-  it('keeps a reference closed when order.failed overtakes its order.created', async () => {
+  it.each([
+    ['version 2', (order: Order): EventEnvelope => envelope(Topics.OrderFailed, merchant, failed(order))],
+    ['version 1 (the old webhook-body shape)', failedV1],
+  ])('keeps a reference closed when order.failed (%s) overtakes its order.created', async (_v, event) => {
     const order = newOrder();
-    await produce(producer, envelope(Topics.OrderFailed, merchant, failedBody(order)), order.orderUuid);
+    await produce(producer, event(order), order.orderUuid);
     await waitFor(async () => (await referenceStatus(order)) === 'CLOSED', {
       timeoutMs: 30_000,
       description: 'closed row',
     });
+    const [closed] = await t.dataSource.query(
+      `SELECT amount FROM payments.open_references WHERE order_uuid = $1`,
+      [order.orderUuid],
+    );
+    expect(closed.amount).toBe('100.50');
     const late = await announce(order);
     await waitFor(
       async () =>

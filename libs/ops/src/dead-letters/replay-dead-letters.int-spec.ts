@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 
-import { CURRENT_EVENT_VERSION, deadLetterTopic, EventHeaders, Topics } from '@onramp/contracts';
+import { deadLetterTopic, EventHeaders, Topics } from '@onramp/contracts';
 import { EventConsumer, KafkaTransport, newTraceparent, uuidv7 } from '@onramp/messaging';
 import { createDatabase, waitFor } from '@onramp/testing';
 
@@ -130,7 +130,7 @@ describe('replayDeadLetters against Kafka and Postgres', () => {
         value: JSON.stringify({
           id,
           type: TOPIC,
-          version: CURRENT_EVENT_VERSION,
+          version: 1,
           occurredAt: new Date().toISOString(),
           merchantId: randomUUID(),
           data: { userUuid: randomUUID(), status: 'APPROVED' },

@@ -1,4 +1,4 @@
 export * from './order-status';
 export * from './order-amount';
-export * from './webhook-bodies';
+export * from './order-outcome';
 export * from './recipient-address';

@@ -1,5 +1,12 @@
-import { compareDecimal, fromScaled, fromScaledFixed, multiplyTruncate, normalizeDecimal, toScaled } from './decimal';
-import { parseEurAmount, toWireNumber } from './amounts';
+import {
+  compareDecimal,
+  fromScaled,
+  fromScaledFixed,
+  multiplyTruncate,
+  normalizeDecimal,
+  toScaled,
+} from './decimal';
+import { fromWireNumber, parseEurAmount, toWireNumber } from './amounts';
 
 describe('decimal', () => {
   it('scales and formats without losing a cent', () => {
@@ -36,5 +43,16 @@ describe('decimal', () => {
     expect(() => parseEurAmount('0')).toThrow();
     expect(() => parseEurAmount('1.001')).toThrow();
     expect(toWireNumber('10.50')).toBe(10.5);
+  });
+
+  it('reads a JSON number back as the decimal JSON printed, and refuses what is no decimal', () => {
+    expect(fromWireNumber(100.1)).toBe('100.1');
+    expect(fromWireNumber(107.02692)).toBe('107.02692');
+    expect(fromWireNumber(0.000001)).toBe('0.000001');
+    expect(fromWireNumber(0)).toBe('0');
+    expect(toWireNumber(fromWireNumber(0.1 + 0.2))).toBe(0.1 + 0.2);
+    expect(() => fromWireNumber(-1)).toThrow();
+    expect(() => fromWireNumber(1e-7)).toThrow();
+    expect(() => fromWireNumber(Number.NaN)).toThrow();
   });
 });

@@ -7,4 +7,3 @@ export * from './url-policy/ip-address';
 export * from './url-policy/address-policy';
 export * from './url-policy/webhook-url-policy';
 export * from './delivery/delivery-status';
-export * from './body/webhook-body';

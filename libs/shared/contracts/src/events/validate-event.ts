@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
 import { EventEnvelope } from './envelope';
-import { EVENT_PAYLOAD_CLASSES, EventMap, EventType } from './event-map';
+import { EVENT_PAYLOAD_CLASSES, EVENT_UPCASTS, EventMap, EventType, eventVersion } from './event-map';
 
 export class InvalidEventError extends Error {}
 
@@ -25,8 +25,24 @@ export function parseEnvelope(raw: string | Buffer): EventEnvelope<EventType, Ev
     throw new InvalidEventError('event envelope lacks id, type or merchantId');
   }
   if (!isEventType(env.type)) throw new InvalidEventError(`unknown event type ${env.type}`);
-  const data = validatePayload(env.type, env.data);
-  return { ...(env as EventEnvelope), type: env.type, data };
+  const data = validatePayload(env.type, upcast(env.type, env.version, env.data));
+  return { ...(env as EventEnvelope), type: env.type, version: eventVersion(env.type), data };
+}
+
+// Brings the payload of an older version up to the version written today, so a handler sees one
+// shape whatever was in flight when a deployment rolled. Types that never changed take any version.
+function upcast(type: EventType, version: unknown, data: unknown): unknown {
+  const upcasts = EVENT_UPCASTS[type];
+  if (!upcasts || version === eventVersion(type)) return data;
+  const up = typeof version === 'number' ? upcasts[version] : undefined;
+  if (!up) throw new InvalidEventError(`${type}: unknown version ${String(version)}`);
+  if (typeof data !== 'object' || data === null)
+    throw new InvalidEventError(`${type}: data is not an object`);
+  try {
+    return up(data as Record<string, unknown>);
+  } catch (err) {
+    throw new InvalidEventError(`${type} version ${version}: ${(err as Error).message}`);
+  }
 }
 
 export function validatePayload<K extends EventType>(type: K, data: unknown): EventMap[K] {

@@ -1,58 +1,37 @@
-import { Equals, IsIn, IsISO8601, IsNumber, IsString, IsUUID } from 'class-validator';
+import { Equals, IsISO8601, IsString, Matches } from 'class-validator';
 
-// Exactly the webhook body of docs/api.md (Events): webhook-dispatch sends it as it is.
-export class OrderCompletedV1 {
-  @Equals('order.completed')
-  event!: 'order.completed';
+import { DECIMAL_PATTERN } from '../order-created/order-created.event';
+import { OrderOutcomeFields } from '../order-outcome/order-outcome.fields';
 
-  @Equals('COMPLETED')
-  status!: 'COMPLETED';
-
-  @IsUUID()
-  orderUuid!: string;
-
-  @IsUUID()
-  userUuid!: string;
-
-  @IsNumber()
-  amount!: number;
-
-  @IsNumber()
-  payedAmount!: number;
-
+// The facts of a completed order: every field the order.completed webhook body needs (docs/api.md,
+// Events), amounts as exact decimal strings like every other event. It is not the body:
+// webhook-dispatch presents it as one (JSON numbers, the body's names and key order).
+// Version 2; version 1 was the body itself and is read through upcastOrderCompletedV1.
+export class OrderCompletedV2 extends OrderOutcomeFields {
   @IsString()
   payerAccountHolderName!: string;
 
-  @IsIn(['EUR'])
-  currency!: 'EUR';
-
-  @IsString()
+  @Matches(DECIMAL_PATTERN)
   fxRateBase!: string;
 
-  @IsString()
+  @Matches(DECIMAL_PATTERN)
   fxRateEffective!: string;
 
   @IsISO8601()
   fxRateUpdatedAt!: string;
 
-  @IsNumber()
-  sentTokenAmount!: number;
+  @Matches(DECIMAL_PATTERN)
+  sentTokenAmount!: string; // USDC, up to 6 decimals
 
   @Equals('USDC')
   sentTokenCurrency!: 'USDC';
 
-  @IsString()
-  reference!: string;
-
-  @IsString()
-  recipientAddress!: string;
-
-  @IsString()
+  @Matches(/^0x[0-9a-fA-F]{64}$/)
   transactionHash!: string;
 
   @IsString()
-  message!: string;
+  message!: string; // for the merchant: the amounts as they were paid and sent
 
   @IsISO8601()
-  timestamp!: string;
+  completedAt!: string;
 }

@@ -1,48 +1,26 @@
-import { Equals, IsIn, IsISO8601, IsNumber, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { Equals, IsISO8601, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 
-// Exactly the failed webhook body of docs/api.md: no payerAccountHolderName, no fxRate* fields.
-export class OrderFailedV1 {
-  @Equals('order.failed')
-  event!: 'order.failed';
+import { DECIMAL_PATTERN } from '../order-created/order-created.event';
+import { OrderOutcomeFields } from '../order-outcome/order-outcome.fields';
 
-  @Equals('FAILED')
-  status!: 'FAILED';
+// The facts of a failed order: every field the order.failed webhook body needs (docs/api.md,
+// Events), amounts as decimal strings. webhook-dispatch presents it as the body.
+// Version 2; version 1 was the body itself and is read through upcastOrderFailedV1.
+export class OrderFailedV2 extends OrderOutcomeFields {
+  @Matches(DECIMAL_PATTERN)
+  sentTokenAmount!: string; // "0": a failed order sent nothing
 
-  @IsUUID()
-  orderUuid!: string;
-
-  @IsUUID()
-  userUuid!: string;
-
-  @IsNumber()
-  amount!: number;
-
-  @IsNumber()
-  payedAmount!: number;
-
-  @IsNumber()
-  sentTokenAmount!: number;
-
-  @ValidateIf((o: OrderFailedV1) => o.sentTokenCurrency !== null)
+  @ValidateIf((o: OrderFailedV2) => o.sentTokenCurrency !== null)
   @IsOptional()
   @Equals('USDC')
-  sentTokenCurrency!: 'USDC' | null;
-
-  @IsIn(['EUR'])
-  currency!: 'EUR';
+  sentTokenCurrency!: 'USDC' | null; // null when nothing was sent
 
   @IsString()
-  reference!: string;
+  transactionHash!: string; // of a reverted transfer; "" when nothing reached the chain
 
   @IsString()
-  recipientAddress!: string;
-
-  @IsString()
-  transactionHash!: string;
-
-  @IsString()
-  message!: string;
+  reason!: string;
 
   @IsISO8601()
-  timestamp!: string;
+  failedAt!: string;
 }

@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
-import { CURRENT_EVENT_VERSION, deadLetterTopic, EventHeaders, Topics } from '@onramp/contracts';
+import { deadLetterTopic, EventHeaders, Topics } from '@onramp/contracts';
 import { createDatabase, waitFor } from '@onramp/platform-infra';
 
 import { uuidv7 } from '../ids';
@@ -97,7 +97,7 @@ describe('EventConsumer during a database outage', () => {
         value: JSON.stringify({
           id,
           type: TOPIC,
-          version: CURRENT_EVENT_VERSION,
+          version: 1,
           occurredAt: new Date().toISOString(),
           merchantId: randomUUID(),
           data: { userUuid: randomUUID(), status: 'APPROVED' },

@@ -1,11 +1,11 @@
 import { EntityManager } from 'typeorm';
 
 import {
-  CURRENT_EVENT_VERSION,
   EventEnvelope,
   EventHeaders,
   EventMap,
   EventType,
+  eventVersion,
   validatePayload,
 } from '@onramp/contracts';
 
@@ -31,7 +31,10 @@ export interface PreparedOutboxRow<K extends EventType> {
 export class OutboxWriter {
   constructor(private readonly schema: string) {}
 
-  async append<K extends EventType>(manager: EntityManager, event: AppendEvent<K>): Promise<EventEnvelope<K, EventMap[K]>> {
+  async append<K extends EventType>(
+    manager: EntityManager,
+    event: AppendEvent<K>,
+  ): Promise<EventEnvelope<K, EventMap[K]>> {
     const row = this.prepare(event);
     await manager.query(
       `INSERT INTO ${this.table} (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
@@ -48,7 +51,7 @@ export class OutboxWriter {
     const envelope: EventEnvelope<K, EventMap[K]> = {
       id: uuidv7(),
       type: event.type,
-      version: CURRENT_EVENT_VERSION,
+      version: eventVersion(event.type),
       occurredAt: new Date().toISOString(),
       merchantId: event.merchantId,
       data: event.data,

@@ -4,11 +4,11 @@ import { Consumer, Kafka, logLevel, Producer } from 'kafkajs';
 
 import {
   ALL_TOPICS,
-  CURRENT_EVENT_VERSION,
   EventEnvelope,
   EventHeaders,
   EventMap,
   EventType,
+  eventVersion,
 } from '@onramp/contracts';
 import { newTraceparent, uuidv7 } from '@onramp/messaging';
 import { waitFor } from '@onramp/platform-infra';
@@ -64,7 +64,7 @@ export function envelope<K extends EventType>(
   return {
     id: uuidv7(),
     type,
-    version: CURRENT_EVENT_VERSION,
+    version: eventVersion(type),
     occurredAt: new Date().toISOString(),
     merchantId,
     data,
