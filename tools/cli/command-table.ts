@@ -30,14 +30,15 @@ export type CommandName =
   | 'payments suspense'
   | 'payments assign'
   | 'payments return'
-  | 'sandbox credit';
+  | 'sandbox credit'
+  | 'operators new';
 
 export interface CommandSpec {
   name: CommandName;
   summary: string;
   args: ArgSpec[]; // all required, in order
   options: Record<string, OptionSpec>;
-  api: 'admin' | 'base';
+  api: 'admin' | 'base' | 'local'; // local: no API call
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -113,6 +114,17 @@ const page: Record<string, OptionSpec> = {
   offset: { type: 'string', value: 'N', check: intBetween(0, 1_000_000_000), description: 'rows to skip' },
 };
 
+// Mirror of @onramp/auth's OPERATOR_SCOPES (the CLI does not import the apps' libraries).
+export const OPERATOR_SCOPES = ['read', 'merchants', 'deliveries', 'kyc', 'money'] as const;
+const operatorId: Check = (v) =>
+  /^[a-z0-9][a-z0-9._@-]{0,63}$/.test(v) && v !== 'admin'
+    ? undefined
+    : 'must be lower case letters, digits and ._@- (at most 64), and not "admin"';
+const scopeList: Check = (v) =>
+  v.split('+').every((s) => (OPERATOR_SCOPES as readonly string[]).includes(s))
+    ? undefined
+    : `must be scopes joined by +, of ${OPERATOR_SCOPES.join(', ')}`;
+
 export const COMMANDS: CommandSpec[] = [
   {
     name: 'merchants create',
@@ -185,7 +197,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'kyc decide',
-    summary: "approve or reject an end user's KYC (recorded with your name; orders follow it)",
+    summary: "approve or reject an end user's KYC (recorded with the operator of your key; orders follow it)",
     args: [{ name: 'uuid', check: isUuid }],
     options: {
       status: {
@@ -196,14 +208,6 @@ export const COMMANDS: CommandSpec[] = [
         description: KYC_DECISIONS.join('|'),
       },
       reason: { type: 'string', value: 'TEXT', required: true, check: notBlank, description: 'why (kept)' },
-      operator: {
-        type: 'string',
-        value: 'NAME',
-        env: 'USER',
-        fallback: 'admin',
-        check: notBlank,
-        description: 'who decides (default: $USER)',
-      },
     },
     api: 'admin',
   },
@@ -292,6 +296,16 @@ export const COMMANDS: CommandSpec[] = [
       },
     },
     api: 'base',
+  },
+  {
+    name: 'operators new',
+    summary: "make a named operator key: prints the key (once) and the gateway's OPERATOR_KEYS entry",
+    args: [
+      { name: 'id', check: operatorId },
+      { name: 'scopes', check: scopeList },
+    ],
+    options: {},
+    api: 'local',
   },
 ];
 

@@ -101,6 +101,7 @@ const NOT_IN_ENV = new Set([
   'DEMO_MERCHANT_SECRET',
   'ORDERS_CONSUMER_NAME',
   'SERVICE_SECRET', // a secret: wired by secretKeys from the app's Secret
+  'OPERATOR_KEYS', // the gateway's Secret
 ]);
 
 describe('Helm chart values for every app variable', () => {

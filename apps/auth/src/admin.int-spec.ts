@@ -3,17 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 
-import { createDatabase } from '@onramp/testing';
+import { createDatabase, operatorHeaders } from '@onramp/testing';
 
-import {
-  ADMIN_KEY,
-  AuthHarness,
-  basic,
-  bootAuth,
-  Jwk,
-  setEnv,
-  startAuthHarness,
-} from './testing/auth-harness';
+import { AuthHarness, basic, bootAuth, Jwk, setEnv, startAuthHarness } from './testing/auth-harness';
 
 describe('auth admin API and boot (real Postgres)', () => {
   let h: AuthHarness;
@@ -26,8 +18,17 @@ describe('auth admin API and boot (real Postgres)', () => {
     await h?.stop();
   });
 
-  it('refuses the admin API without the admin key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-admin-key': 'wrong' }]) {
+  it("refuses the admin API without the gateway's credential, whatever key is presented", async () => {
+    const forgedOperator = {
+      ...operatorHeaders('POST', '/admin/merchants'),
+      'x-operator': 'mallory;merchants',
+    };
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong' },
+      { 'x-admin-key': 'wrong' },
+      forgedOperator,
+    ]) {
       const res = await h.app.inject({
         method: 'POST',
         url: '/admin/merchants',
@@ -74,23 +75,19 @@ describe('auth admin API and boot (real Postgres)', () => {
     expect((await h.admin('POST', '/admin/merchants/nope/rotate-secret')).statusCode).toBe(400);
   });
 
-  it('seeds the demo merchant, and after a restart without ADMIN_API_KEY the admin API is off', async () => {
+  it('seeds the demo merchant, and with SERVICE_CALLERS not naming the gateway refuses every admin call', async () => {
     const demoAuth = basic(h.demo.id, h.demo.secret);
     expect((await h.token(demoAuth)).statusCode).toBe(200);
 
-    setEnv({ ADMIN_API_KEY: undefined });
+    setEnv({ SERVICE_CALLERS: 'orders=some-orders-secret' });
     const second = await bootAuth();
     try {
       const res = await second.inject({
         method: 'GET',
         url: '/admin/merchants',
-        headers: { 'x-admin-key': ADMIN_KEY },
+        headers: operatorHeaders('GET', '/admin/merchants'), // the development secret: no longer accepted
       });
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({
-        status: 503,
-        detail: expect.stringContaining('admin API disabled'),
-      });
+      expect(res.statusCode).toBe(401);
       const demo = await second.inject({
         method: 'POST',
         url: '/auth/token',
@@ -99,7 +96,7 @@ describe('auth admin API and boot (real Postgres)', () => {
       expect(demo.statusCode).toBe(200);
     } finally {
       await second.close();
-      setEnv({ ADMIN_API_KEY: ADMIN_KEY });
+      setEnv({ SERVICE_CALLERS: undefined });
     }
   });
 

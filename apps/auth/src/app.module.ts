@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 
-import { ADMIN_KEY_SOURCE, AdminKeyGuard } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
 import { typeOrmRootFor } from '@onramp/persistence';
@@ -42,9 +41,6 @@ import { SERVICE_DATABASE } from './database';
     CreateMerchantUseCase,
     ListMerchantsUseCase,
     RotateMerchantSecretUseCase,
-    // AuthConfig carries the validated adminApiKey: the guard reads it from there.
-    { provide: ADMIN_KEY_SOURCE, useExisting: AUTH_CONFIG },
-    AdminKeyGuard,
   ],
 })
 export class AppModule {}

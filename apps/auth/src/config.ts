@@ -1,4 +1,3 @@
-import { adminApiKeyProblem } from '@onramp/auth';
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
 
@@ -22,7 +21,6 @@ export const authEnvSpec = {
   // How long a retired signing key stays in the JWKS, so tokens it signed still verify until they expire.
   AUTH_RETIRED_KEY_RETENTION_SECONDS: int({ default: 86400, min: 0 }),
   AUTH_KEY_ENCRYPTION_KEY: str({ optional: true }),
-  ADMIN_API_KEY: str({ optional: true }),
   DEMO_MERCHANT_ID: str({ optional: true }),
   DEMO_MERCHANT_SECRET: str({ optional: true }),
 };
@@ -38,7 +36,6 @@ export interface AuthConfig {
   tokenTtlSeconds: number;
   retiredKeyRetentionSeconds: number;
   keyEncryptionKey: string;
-  adminApiKey?: string;
   demoMerchant?: { id: string; secret: string };
 }
 
@@ -59,8 +56,6 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthCon
   } catch {
     problems.push('AUTH_KEY_ENCRYPTION_KEY must be 32 bytes (64 hex chars or base64)');
   }
-  const adminKeyProblem = adminApiKeyProblem(env.ONRAMP_MODE, env.ADMIN_API_KEY);
-  if (adminKeyProblem) problems.push(adminKeyProblem);
   if (Boolean(env.DEMO_MERCHANT_ID) !== Boolean(env.DEMO_MERCHANT_SECRET)) {
     problems.push('DEMO_MERCHANT_ID and DEMO_MERCHANT_SECRET must be set together');
   }
@@ -79,7 +74,6 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthCon
     tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
     retiredKeyRetentionSeconds: env.AUTH_RETIRED_KEY_RETENTION_SECONDS,
     keyEncryptionKey,
-    adminApiKey: env.ADMIN_API_KEY || undefined,
     demoMerchant: env.DEMO_MERCHANT_ID
       ? { id: env.DEMO_MERCHANT_ID.toLowerCase(), secret: env.DEMO_MERCHANT_SECRET }
       : undefined,

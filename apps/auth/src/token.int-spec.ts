@@ -7,7 +7,7 @@ import { decode } from 'jsonwebtoken';
 import { CurrentMerchant, MerchantAuthGuard, MerchantAuthModule } from '@onramp/auth';
 import { createHttpApp } from '@onramp/http';
 
-import { ADMIN_KEY, AuthHarness, basic, startAuthHarness } from './testing/auth-harness';
+import { AuthHarness, basic, startAuthHarness } from './testing/auth-harness';
 
 // A stand-in for any merchant-facing service: the shared guard, verifying through the JWKS endpoint.
 @Controller('whoami')
@@ -117,11 +117,7 @@ describe('POST /auth/token (real Postgres)', () => {
     const issue = async () =>
       (await h.token(basic(m.merchantId, m.merchantSecret))).json<{ access_token: string }>().access_token;
     const before = await issue();
-    const rotate = await h.app.inject({
-      method: 'POST',
-      url: '/admin/signing-keys/rotate',
-      headers: { 'x-admin-key': ADMIN_KEY },
-    });
+    const rotate = await h.admin('POST', '/admin/signing-keys/rotate');
     expect(rotate.statusCode).toBe(200);
     const newKid = rotate.json<{ kid: string }>().kid;
     const after = await issue();

@@ -1,5 +1,9 @@
+import { adminApiKeyProblem, serviceSecretFor } from '@onramp/auth';
 import { bool, commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { isDevelopmentKey } from '@onramp/crypto';
 import { DEFAULT_BODY_LIMIT } from '@onramp/http';
+
+import { OperatorDirectory, parseOperatorKeys } from './admin/operator-directory';
 
 import type { RateLimits } from './edge/rate-limit';
 import { TrustedProxies } from './edge/trusted-proxies';
@@ -42,6 +46,11 @@ export const gatewayEnvSpec = {
   // Sandbox dashboard: a transaction's explorer URL with {hash} in it (empty: the hash as text).
   DASHBOARD_EXPLORER_TX_URL: str({ default: '' }),
   KYC_HOSTNAME: str({ optional: true }),
+  // The admin listener authenticates operators (named OPERATOR_KEYS, or the bootstrap ADMIN_API_KEY)
+  // and forwards to the services with its own service credential (SERVICE_SECRET, identity gateway).
+  ADMIN_API_KEY: str({ optional: true }),
+  OPERATOR_KEYS: str({ default: '' }),
+  SERVICE_SECRET: str({ optional: true }),
 };
 
 export type UpstreamName = 'auth' | 'kyc' | 'orders' | 'paymentIngest' | 'webhookDispatch';
@@ -58,6 +67,8 @@ export interface GatewayConfig {
   trustedProxies: TrustedProxies;
   rateLimits: RateLimits;
   dashboard: { explorerTxUrl: string };
+  // Operators and the credential /admin requests are forwarded with (none: the admin API answers 503).
+  admin: { operators: OperatorDirectory; serviceSecret?: string };
   // Ingress deployments: one port, the listener picked by the Host header.
   hostRouting?: { baseHostname: string; kycHostname: string };
 }
@@ -96,6 +107,19 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
   if (env.DASHBOARD_EXPLORER_TX_URL && !/^https?:\/\/\S*\{hash\}/.test(env.DASHBOARD_EXPLORER_TX_URL)) {
     problems.push('DASHBOARD_EXPLORER_TX_URL must be an http(s) URL containing {hash}');
   }
+  const production = env.ONRAMP_MODE === 'production';
+  const adminKeyProblem = adminApiKeyProblem(env.ONRAMP_MODE, env.ADMIN_API_KEY);
+  if (adminKeyProblem) problems.push(adminKeyProblem);
+  if (production && env.ADMIN_API_KEY && isDevelopmentKey(env.ADMIN_API_KEY))
+    problems.push('ADMIN_API_KEY must not be a public development key in production');
+  let operators = parseOperatorKeys('');
+  try {
+    operators = parseOperatorKeys(env.OPERATOR_KEYS);
+  } catch (err) {
+    problems.push(`OPERATOR_KEYS: ${(err as Error).message}`);
+  }
+  if (production && env.SERVICE_SECRET && isDevelopmentKey(env.SERVICE_SECRET))
+    problems.push('SERVICE_SECRET must not be a public development key in production');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
@@ -119,6 +143,14 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
       token: { ratePerSecond: env.AUTH_TOKEN_RATE_LIMIT_PER_SECOND, burst: env.AUTH_TOKEN_RATE_LIMIT_BURST },
     },
     dashboard: { explorerTxUrl: env.DASHBOARD_EXPLORER_TX_URL },
+    admin: {
+      // In production the bootstrap key only serves until named operators exist.
+      operators: new OperatorDirectory(
+        operators,
+        production && operators.length > 0 ? undefined : env.ADMIN_API_KEY || undefined,
+      ),
+      serviceSecret: serviceSecretFor(env.ONRAMP_MODE, env.SERVICE_SECRET),
+    },
     hostRouting: env.GATEWAY_HOST_ROUTING
       ? { baseHostname: env.BASE_HOSTNAME, kycHostname: env.KYC_HOSTNAME }
       : undefined,

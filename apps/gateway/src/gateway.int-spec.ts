@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
+import { parseOperator, verifyServiceRequest } from '@onramp/auth';
+import { DEVELOPMENT_KEYS } from '@onramp/crypto';
+
 import { loadGatewayConfig } from './config';
 import { RunningGateway, startGateway } from './bootstrap';
 import {
@@ -45,6 +48,8 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
       WEBHOOK_DISPATCH_URL: urlOf(upstreamB),
       PAYMENT_INGEST_URL: `http://127.0.0.1:${await unusedPort()}`,
       UPSTREAM_TIMEOUT_MS: '500',
+      ADMIN_API_KEY: 'k',
+      OPERATOR_KEYS: `reader:read:${createHash('sha256').update('reader-key').digest('hex')}`,
     });
     gateway = await startGateway(config);
     base = listenerUrl('base').url;
@@ -203,14 +208,19 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
   });
 
   it('serves /admin/* on the admin listener, bound to loopback only', async () => {
-    const res = await fetch(`${admin}/admin/merchants?limit=1`, { headers: { 'x-admin-key': 'k' } });
+    const asAdmin = { 'x-admin-key': 'k' };
+    const res = await fetch(`${admin}/admin/merchants?limit=1`, { headers: asAdmin });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-upstream')).toBe('A');
     expect(seen.at(-1)?.url).toBe('/admin/merchants?limit=1');
-    const deliveries = await fetch(`${admin}/admin/webhook-deliveries/x/redeliver`, { method: 'POST' });
+    const deliveries = await fetch(`${admin}/admin/webhook-deliveries/x/redeliver`, {
+      method: 'POST',
+      headers: asAdmin,
+    });
     expect(deliveries.headers.get('x-upstream')).toBe('B'); // webhook-dispatch, not auth
     expect(seen.at(-1)?.url).toBe('/admin/webhook-deliveries/x/redeliver');
-    expect((await fetch(`${admin}/admin/orders?status=FAILED`)).headers.get('x-upstream')).toBe('A');
+    const orders = await fetch(`${admin}/admin/orders?status=FAILED`, { headers: asAdmin });
+    expect(orders.headers.get('x-upstream')).toBe('A');
     expect(seen.at(-1)?.url).toBe('/admin/orders?status=FAILED');
     expect((await fetch(`${base}/admin/webhook-deliveries`)).status).toBe(404);
     expect((await fetch(`${admin}/orders`)).status).toBe(404);
@@ -223,6 +233,42 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
       await expect(fetch(`http://${lan}:${port}/health`)).rejects.toThrow();
       expect((await fetch(`http://${lan}:${listenerUrl('base').address.port}/health`)).status).toBe(200);
     }
+  });
+
+  it('authenticates the operator, checks its scope, and forwards only who it is with its own credential', async () => {
+    const before = seen.length;
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { 'x-admin-key': 'wrong' },
+      { authorization: 'Bearer reader-kez' },
+    ]) {
+      const res = await fetch(`${admin}/admin/merchants`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+    const reader = { authorization: 'Bearer reader-key', 'x-operator': 'admin;money' };
+    const refused = await fetch(`${admin}/admin/webhook-deliveries/x/redeliver`, {
+      method: 'POST',
+      headers: reader,
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ detail: 'operator reader lacks the "deliveries" scope' });
+    expect(seen.length).toBe(before); // refused at the gateway: nothing reached a service
+
+    expect((await fetch(`${admin}/admin/orders?limit=5`, { headers: reader })).status).toBe(200);
+    const hit = seen.at(-1)!;
+    expect(hit.url).toBe('/admin/orders?limit=5');
+    expect(hit.headers.authorization).toBeUndefined(); // the operator's key stops at the gateway
+    expect(hit.headers['x-operator']).toBe('reader;read'); // not what the client claimed
+    const credential = String(hit.headers['x-service-credential']);
+    const callers = { gateway: DEVELOPMENT_KEYS.serviceSecret };
+    expect(verifyServiceRequest(credential, callers, 'GET', hit.url, Date.now(), 'reader;read')).toBe(
+      'gateway',
+    );
+    expect(
+      verifyServiceRequest(credential, callers, 'GET', hit.url, Date.now(), 'admin;money'),
+    ).toBeUndefined();
+    expect(parseOperator(String(hit.headers['x-operator']))).toEqual({ id: 'reader', scopes: ['read'] });
   });
 
   it('answers GET /health itself on every listener', async () => {

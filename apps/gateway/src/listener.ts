@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyInstance } from 'fastify';
 
 import { createHttpApp } from '@onramp/http';
-import { registerMetricsRoute } from '@onramp/observability';
+import { loadMetricsAccess, metrics, registerMetricsRoute } from '@onramp/observability';
 
 import { GatewayConfig } from './config';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes';
@@ -38,13 +38,14 @@ export async function createListener(
   const isAdmin = spec.routeSets.every((set) => set.listener === 'admin');
   installRateLimit(fastify, config.rateLimits, isAdmin ? 'admin' : 'public');
   // The metrics of every listener of this process, readable on the loopback admin listener only.
-  if (isAdmin) registerMetricsRoute(fastify);
+  if (isAdmin) registerMetricsRoute(fastify, metrics, loadMetricsAccess());
   for (const set of spec.routeSets) {
     await registerProxyRoutes(fastify, routesFor(set.listener, config), {
       connectTimeoutMs: config.connectTimeoutMs,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       trustedProxies: config.trustedProxies,
       hostname: set.hostname,
+      admin: set.listener === 'admin' ? config.admin : undefined,
     });
     if (set.listener !== 'admin') {
       const constraints = set.hostname ? { host: hostConstraint(set.hostname) } : undefined;

@@ -1,3 +1,5 @@
+import { OperatorScope } from '@onramp/auth';
+
 import { GatewayConfig, UpstreamName } from './config';
 
 export type ListenerName = 'base' | 'kyc' | 'admin';
@@ -12,6 +14,8 @@ export interface RouteRule {
   sandboxOnly?: boolean;
   // Upstream prefix that replaces `path` (default: `path` itself, unchanged).
   upstreamPath?: string;
+  // Admin listener: the operator scope a change needs (reads need `read`).
+  writeScope?: OperatorScope;
 }
 
 // The whole public surface of the platform. A path not listed here is a 404 at the gateway.
@@ -37,14 +41,32 @@ export const ROUTE_TABLE: Record<ListenerName, RouteRule[]> = {
     { path: '/kyc', match: 'subtree', upstream: 'kyc' },
   ],
   admin: [
-    { path: '/admin', match: 'subtree', upstream: 'auth' },
+    // Merchants, their secrets and auth's signing keys.
+    { path: '/admin', match: 'subtree', upstream: 'auth', writeScope: 'merchants' },
     // More specific prefixes win over /admin (the router prefers the longer static match).
-    { path: '/admin/orders', match: 'subtree', upstream: 'orders' },
-    { path: '/admin/webhook-deliveries', match: 'subtree', upstream: 'webhookDispatch' },
-    { path: '/admin/kyc-users', match: 'subtree', upstream: 'kyc' },
-    { path: '/admin/bank-statements', match: 'exact', methods: ['POST'], upstream: 'paymentIngest' },
-    { path: '/admin/bank-transactions', match: 'subtree', upstream: 'paymentIngest' },
-    { path: '/admin/returns', match: 'subtree', methods: ['GET'], upstream: 'paymentIngest' },
+    { path: '/admin/orders', match: 'subtree', upstream: 'orders', writeScope: 'read' },
+    {
+      path: '/admin/webhook-deliveries',
+      match: 'subtree',
+      upstream: 'webhookDispatch',
+      writeScope: 'deliveries',
+    },
+    { path: '/admin/kyc-users', match: 'subtree', upstream: 'kyc', writeScope: 'kyc' },
+    {
+      path: '/admin/bank-statements',
+      match: 'exact',
+      methods: ['POST'],
+      upstream: 'paymentIngest',
+      writeScope: 'money',
+    },
+    { path: '/admin/bank-transactions', match: 'subtree', upstream: 'paymentIngest', writeScope: 'money' },
+    {
+      path: '/admin/returns',
+      match: 'subtree',
+      methods: ['GET'],
+      upstream: 'paymentIngest',
+      writeScope: 'money',
+    },
   ],
 };
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
+import { MerchantAuthModule } from '@onramp/auth';
 import { FieldCipher } from '@onramp/crypto';
 import { HealthController, IdempotentRequests } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
@@ -23,7 +23,6 @@ import { SERVICE_DATABASE } from './database';
     typeOrmRootFor(() => ({ url: loadKycConfig().databaseUrl, ...SERVICE_DATABASE })),
     MessagingModule.forService({ schema: KYC_SCHEMA, service: 'kyc' }),
     MerchantAuthModule,
-    AdminKeyModule.fromEnv(),
   ],
   controllers: [
     HealthController,

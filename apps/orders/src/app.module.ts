@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
+import { MerchantAuthModule } from '@onramp/auth';
 import { HealthController, IdempotentRequests } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
@@ -28,7 +28,6 @@ import { SERVICE_DATABASE } from './database';
     typeOrmRootFor(() => ({ url: loadOrdersConfig().databaseUrl, ...SERVICE_DATABASE })),
     MessagingModule.forService({ schema: ORDERS_SCHEMA, service: ordersConsumerName() }),
     MerchantAuthModule,
-    AdminKeyModule.fromEnv(),
   ],
   controllers: [
     HealthController,

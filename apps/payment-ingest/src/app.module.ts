@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 
-import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
+import { MerchantAuthModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
@@ -24,7 +24,6 @@ import { XmlBodyParser } from './statements/xml-body';
     typeOrmRootFor(() => ({ url: loadPaymentIngestConfig().databaseUrl, ...SERVICE_DATABASE })),
     MessagingModule.forService({ schema: PAYMENTS_SCHEMA, service: 'payment-ingest' }),
     MerchantAuthModule,
-    AdminKeyModule.fromEnv(),
   ],
   controllers: [HealthController, MetricsController, SandboxBankController, AdminBankStatementsController],
   providers: [

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 
-import { AdminKeyModule, MerchantAuthModule } from '@onramp/auth';
+import { MerchantAuthModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
@@ -30,7 +30,6 @@ import { SERVICE_DATABASE } from './database';
     typeOrmRootFor(() => ({ url: loadWebhookConfig().env.DATABASE_URL, ...SERVICE_DATABASE })),
     MessagingModule.forService({ schema: WEBHOOKS_SCHEMA, service: 'webhook-dispatch' }),
     MerchantAuthModule,
-    AdminKeyModule.fromEnv(),
   ],
   controllers: [
     HealthController,

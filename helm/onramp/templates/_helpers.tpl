@@ -66,7 +66,8 @@ compiled build's (node dist/apps/<app>/main.js, node dist/tools/...): change the
   ready          readiness path (/health/ready checks the database and the consumer group;
                  the gateway has neither, so /health)
   secretKeys     keys read from the app's existingSecret (each becomes the variable of the same name;
-                 optional ones may be missing from the Secret)
+                 optional ones may be missing from the Secret). The gateway's Secret is optional
+                 (without it the admin API answers 503). METRICS_TOKEN: the bearer token /metrics needs.
   jwks           verifies merchant tokens with the auth service's JWKS (GET /.well-known/jwks.json)
   kafka, db      talks to Kafka / owns a schema
 */}}
@@ -78,7 +79,11 @@ gateway:
   db: false
   kafka: false
   jwks: false
-  secretKeys: []
+  secretKeys:
+    - { name: ADMIN_API_KEY, optional: true }
+    - { name: OPERATOR_KEYS, optional: true }
+    - { name: SERVICE_SECRET, optional: true }
+    - { name: METRICS_TOKEN, optional: true }
 auth:
   port: 3010
   portEnv: AUTH_PORT
@@ -90,7 +95,8 @@ auth:
   secretKeys:
     - { name: DATABASE_URL }
     - { name: AUTH_KEY_ENCRYPTION_KEY }
-    - { name: ADMIN_API_KEY, optional: true }
+    - { name: SERVICE_CALLERS, optional: true }
+    - { name: METRICS_TOKEN, optional: true }
 kyc:
   port: 3011
   portEnv: KYC_SERVICE_PORT
@@ -103,6 +109,7 @@ kyc:
     - { name: DATABASE_URL }
     - { name: KYC_ENCRYPTION_KEY }
     - { name: SERVICE_CALLERS, optional: true }
+    - { name: METRICS_TOKEN, optional: true }
 orders:
   port: 3012
   portEnv: ORDERS_PORT
@@ -114,7 +121,8 @@ orders:
   secretKeys:
     - { name: DATABASE_URL }
     - { name: SERVICE_SECRET, optional: true }
-    - { name: ADMIN_API_KEY, optional: true }
+    - { name: SERVICE_CALLERS, optional: true }
+    - { name: METRICS_TOKEN, optional: true }
 payment-ingest:
   port: 3013
   portEnv: PAYMENT_INGEST_PORT
@@ -125,6 +133,8 @@ payment-ingest:
   schema: payments
   secretKeys:
     - { name: DATABASE_URL }
+    - { name: SERVICE_CALLERS, optional: true }
+    - { name: METRICS_TOKEN, optional: true }
 chain-settlement:
   port: 3014
   portEnv: CHAIN_SETTLEMENT_PORT
@@ -136,6 +146,7 @@ chain-settlement:
   schema: settlement
   secretKeys:
     - { name: DATABASE_URL }
+    - { name: METRICS_TOKEN, optional: true }
 webhook-dispatch:
   port: 3015
   portEnv: WEBHOOK_DISPATCH_PORT
@@ -147,7 +158,8 @@ webhook-dispatch:
   secretKeys:
     - { name: DATABASE_URL }
     - { name: WEBHOOK_SECRET_ENCRYPTION_KEY }
-    - { name: ADMIN_API_KEY, optional: true }
+    - { name: SERVICE_CALLERS, optional: true }
+    - { name: METRICS_TOKEN, optional: true }
 {{- end -}}
 
 {{/* The container command of an app or a step, from the compiled build (WORKDIR /srv/onramp). */}}

@@ -56,6 +56,7 @@ spec:
         - configMapRef:
             name: {{ include "onramp.appFullname" (list $root $name) }}
       env:
+        {{- if $app.existingSecret }}
         {{- range $t.secretKeys }}
         - name: {{ .name }}
           valueFrom:
@@ -65,6 +66,7 @@ spec:
               {{- if .optional }}
               optional: true
               {{- end }}
+        {{- end }}
         {{- end }}
         {{- if $t.kafka }}
         {{- include "onramp.kafkaEnv" $root | nindent 8 }}

@@ -17,7 +17,6 @@ export const decideKyc: CommandHandler = async (ctx) => {
     `/admin/kyc-users/${encodeURIComponent(ctx.args.uuid)}/decision`,
     {
       method: 'POST',
-      headers: { 'x-operator': String(ctx.options.operator) },
       body: { status: ctx.options.status, reason: ctx.options.reason },
     },
   );

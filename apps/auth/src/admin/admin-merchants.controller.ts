@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { AdminKeyGuard } from '@onramp/auth';
+import { AdminGuard } from '@onramp/auth';
 import { badRequest, PaginationQuery, setPaginationHeaders } from '@onramp/http';
 
 import { CreatedMerchant, CreateMerchantUseCase } from '../merchants/create-merchant.usecase';
@@ -22,7 +22,7 @@ import { RotateMerchantSecretUseCase } from '../merchants/rotate-merchant-secret
 import { CreateMerchantDto } from './create-merchant.dto';
 
 @Controller('admin/merchants')
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminGuard)
 export class AdminMerchantsController {
   constructor(
     private readonly createMerchant: CreateMerchantUseCase,

@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 
-import { AdminKeyGuard } from '@onramp/auth';
+import { AdminGuard } from '@onramp/auth';
 
 import { SigningKeysService, SigningKeySummary } from '../keys/signing-keys.service';
 
 // Key rotation: the new key signs from now on; the old one stays in the JWKS for the retention window.
 @Controller('admin/signing-keys')
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminGuard)
 export class AdminSigningKeysController {
   constructor(private readonly keys: SigningKeysService) {}
 

@@ -3,12 +3,12 @@ import { createPublicKey, randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { decode, JwtPayload, verify } from 'jsonwebtoken';
 
-import { createDatabase } from '@onramp/testing';
+import { createDatabase, operatorHeaders } from '@onramp/testing';
 
 import { createAuthApp } from '../create-auth-app';
 
 // Integration-test helpers: the real auth app on a fresh database, and the calls tests repeat.
-export const ADMIN_KEY = 'integration-admin-key';
+// Admin calls carry what the gateway's admin listener adds (operatorHeaders).
 
 export interface Jwk {
   kid: string;
@@ -66,7 +66,6 @@ export async function startAuthHarness(): Promise<AuthHarness> {
   setEnv({
     DATABASE_URL: databaseUrl,
     ONRAMP_MODE: 'sandbox',
-    ADMIN_API_KEY: ADMIN_KEY,
     DEMO_MERCHANT_ID: demo.id,
     DEMO_MERCHANT_SECRET: demo.secret,
     AUTH_TOKEN_TTL_SECONDS: undefined,
@@ -88,7 +87,7 @@ export async function startAuthHarness(): Promise<AuthHarness> {
       const res = await app.inject({
         method: 'POST',
         url: '/admin/merchants',
-        headers: { authorization: `Bearer ${ADMIN_KEY}` },
+        headers: operatorHeaders('POST', '/admin/merchants'),
         payload: { name },
       });
       expect(res.statusCode).toBe(201);
@@ -101,7 +100,7 @@ export async function startAuthHarness(): Promise<AuthHarness> {
         headers: { authorization, ...(extra.contentType ? { 'content-type': extra.contentType } : {}) },
         payload: extra.payload,
       }),
-    admin: (method, url) => app.inject({ method, url, headers: { 'x-admin-key': ADMIN_KEY } }),
+    admin: (method, url) => app.inject({ method, url, headers: operatorHeaders(method, url) }),
     async verifyWithJwks(accessToken) {
       const kid = decode(accessToken, { complete: true })?.header.kid;
       const jwk = (await jwks()).keys.find((k) => k.kid === kid);

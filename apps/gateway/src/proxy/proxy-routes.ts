@@ -7,6 +7,7 @@ import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '@onramp/http';
 import { requestTraceContext, traceHeaders } from '@onramp/observability';
 
+import { AdminAuth, adminUpstreamHeaders, authenticateOperator } from '../admin/admin-auth';
 import { TrustedProxies } from '../edge/trusted-proxies';
 import { ResolvedRoute } from '../routes';
 import { forwardedHeaders } from './forwarded-headers';
@@ -18,9 +19,21 @@ export interface ProxyOptions {
   trustedProxies: TrustedProxies;
   // Ingress mode: the route only answers for this Host (any port).
   hostname?: string;
+  // Admin listener: operators are authenticated here and never reach a service with their key.
+  admin?: AdminAuth;
 }
 
 const log = new Logger('GatewayProxy');
+
+// The path and query the upstream will see, as @fastify/reply-from builds them (the path from `dest`,
+// the query from the client's URL): what the admin credential is bound to.
+const UPSTREAM_PATH = Symbol('upstreamPath');
+type WithUpstreamPath = FastifyRequest & { [UPSTREAM_PATH]?: string };
+function upstreamPathOf(dest: string, upstreamUrl: string, clientUrl: string): string {
+  const url = new URL(dest.startsWith('//') ? `.${dest}` : dest, upstreamUrl);
+  const query = clientUrl.indexOf('?');
+  return url.pathname + (url.search || (query > 0 ? clientUrl.slice(query) : ''));
+}
 
 export function hostConstraint(hostname: string): RegExp {
   const escaped = hostname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -55,6 +68,7 @@ async function registerRoute(
     routes: route.match === 'exact' ? ['/'] : ['/', '/*'],
     httpMethods: route.methods,
     constraints: opts.hostname ? { host: hostConstraint(opts.hostname) } : undefined,
+    preHandler: opts.admin ? authenticateOperator(opts.admin, route.writeScope ?? 'merchants') : undefined,
     proxyPayloads: false,
     disableRequestLogging: true,
     destroyAgent: true,
@@ -70,6 +84,8 @@ async function registerRoute(
       options,
     ) => {
       const body = request.body;
+      if (opts.admin)
+        (request as WithUpstreamPath)[UPSTREAM_PATH] = upstreamPathOf(dest, route.upstreamUrl, request.url);
       return reply.from(dest, {
         ...options,
         ...(Buffer.isBuffer(body)
@@ -79,20 +95,26 @@ async function registerRoute(
     },
     replyOptions: {
       retryDelay: () => null,
-      rewriteRequestHeaders: (request, headers) => ({
-        ...forwardedHeaders(
-          headers,
-          {
-            remoteAddress: request.raw.socket.remoteAddress,
-            encrypted: request.raw.socket instanceof TLSSocket,
-            host: request.headers.host,
-            requestId: String(request.headers['x-request-id']),
-          },
-          opts.trustedProxies.has(request.raw.socket.remoteAddress),
-        ),
-        // The service continues the gateway's span: one trace from the edge to the events.
-        ...traceHeaders(requestTraceContext(request)),
-      }),
+      rewriteRequestHeaders: (request, headers) => {
+        const forwarded = {
+          ...forwardedHeaders(
+            headers,
+            {
+              remoteAddress: request.raw.socket.remoteAddress,
+              encrypted: request.raw.socket instanceof TLSSocket,
+              host: request.headers.host,
+              requestId: String(request.headers['x-request-id']),
+            },
+            opts.trustedProxies.has(request.raw.socket.remoteAddress),
+          ),
+          // The service continues the gateway's span: one trace from the edge to the events.
+          ...traceHeaders(requestTraceContext(request)),
+        };
+        const upstreamPath = (request as WithUpstreamPath)[UPSTREAM_PATH];
+        return opts.admin && upstreamPath !== undefined
+          ? adminUpstreamHeaders(forwarded, request as FastifyRequest, opts.admin, upstreamPath)
+          : forwarded;
+      },
       // Our Fastify instances are plain HTTP/1; reply-from types the reply for any server kind.
       onError: (reply, { error }) => {
         const path = reply.request.url.split('?')[0];

@@ -1,6 +1,6 @@
-import { Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
 
-import { AdminKeyGuard } from '@onramp/auth';
+import { AdminGuard, CurrentOperator, Operator } from '@onramp/auth';
 import { badRequest } from '@onramp/http';
 
 import { DecideKycUserUseCase, KycDecisionResult } from './decide-kyc-user.usecase';
@@ -11,16 +11,9 @@ const uuidParam = new ParseUUIDPipe({
     badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
 });
 
-// Who decided: the admin key is shared by operators, so they name themselves in X-Operator
-// (the CLI sends the local user name); "admin" when absent.
-function operatorOf(header: string | undefined): string {
-  const name = (header ?? '').trim().slice(0, 100);
-  return /^[\w.@ -]+$/.test(name) ? name : 'admin';
-}
-
-// Operators only (the gateway serves /admin/* on its loopback listener).
+// Operators only, through the gateway's admin listener (AdminGuard).
 @Controller('admin/kyc-users')
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminGuard)
 export class AdminKycUsersController {
   constructor(private readonly decide: DecideKycUserUseCase) {}
 
@@ -29,13 +22,13 @@ export class AdminKycUsersController {
   async decision(
     @Param('uuid', uuidParam) uuid: string,
     @Body() input: KycDecisionDto,
-    @Headers('x-operator') operator: string | undefined,
+    @CurrentOperator() operator: Operator,
   ): Promise<KycDecisionResult> {
     return this.decide.execute({
       userUuid: uuid.toLowerCase(),
       status: input.status,
       reason: input.reason.trim(),
-      decidedBy: operatorOf(operator),
+      decidedBy: operator.id, // as the gateway authenticated it
     });
   }
 }

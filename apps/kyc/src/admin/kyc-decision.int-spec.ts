@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { Client } from 'pg';
 
-import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
+import { operatorHeaders, TEST_OPERATOR } from '@onramp/testing';
 
-const ADMIN_KEY = 'kyc-decision-test-admin-key-0123456789';
+import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
 
 describe('KYC decisions by an operator (integration)', () => {
   let t: KycTestApp;
@@ -13,7 +13,7 @@ describe('KYC decisions by an operator (integration)', () => {
   const decide = (
     uuid: string,
     body: unknown,
-    headers: Record<string, string> = { 'x-admin-key': ADMIN_KEY },
+    headers: Record<string, string> = operatorHeaders('POST', `/admin/kyc-users/${uuid}/decision`),
   ) =>
     t.app.inject({
       method: 'POST',
@@ -23,11 +23,9 @@ describe('KYC decisions by an operator (integration)', () => {
     });
 
   beforeAll(async () => {
-    process.env['ADMIN_API_KEY'] = ADMIN_KEY;
     t = await startKycTestApp();
   });
   afterAll(async () => {
-    delete process.env['ADMIN_API_KEY'];
     await t?.close();
   });
 
@@ -43,7 +41,7 @@ describe('KYC decisions by an operator (integration)', () => {
     const rejected = await decide(
       user.uuid,
       { status: 'REJECTED', reason: 'document expired' },
-      { 'x-admin-key': ADMIN_KEY, 'x-operator': 'alice' },
+      operatorHeaders('POST', `/admin/kyc-users/${user.uuid}/decision`, { id: 'alice', scopes: ['kyc'] }),
     );
     expect(rejected.statusCode).toBe(200);
     expect(rejected.json()).toMatchObject({
@@ -64,7 +62,7 @@ describe('KYC decisions by an operator (integration)', () => {
       status: 'APPROVED',
       previousStatus: 'REJECTED',
       statusVersion: 2,
-      decidedBy: 'admin',
+      decidedBy: TEST_OPERATOR.id,
     });
 
     const shown = await t.app.inject({
@@ -83,7 +81,7 @@ describe('KYC decisions by an operator (integration)', () => {
       );
       expect(history.rows).toEqual([
         { status: 'REJECTED', status_version: 1, decided_by: 'alice' },
-        { status: 'APPROVED', status_version: 2, decided_by: 'admin' },
+        { status: 'APPROVED', status_version: 2, decided_by: TEST_OPERATOR.id },
       ]);
       // the event is written in the decision's transaction (the relay publishes it)
       const outbox = await db.query(

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { AdminKeyGuard } from '@onramp/auth';
+import { AdminGuard } from '@onramp/auth';
 import { badRequest, notFound, setPaginationHeaders } from '@onramp/http';
 
 import { AdminOrderDetails, AdminOrderResponse, AdminOrdersQueries } from '../orders/admin-orders.queries';
@@ -14,7 +14,7 @@ const uuidParam = new ParseUUIDPipe({
 
 // Operators only (the gateway serves /admin/* on its loopback listener): read-only, any merchant.
 @Controller('admin/orders')
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminGuard)
 export class AdminOrdersController {
   constructor(private readonly queries: AdminOrdersQueries) {}
 

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { Topics } from '@onramp/contracts';
-import { waitFor } from '@onramp/testing';
+import { operatorHeaders, waitFor } from '@onramp/testing';
 
 import { AdminOrderDetails, AdminOrderResponse } from '../orders/admin-orders.queries';
 import { EventPublisher } from '../testing/event-publisher';
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
 import { ADDRESS } from '../testing/settlement-fixtures';
-
-const ADMIN_KEY = 'orders-admin-key-for-integration';
 
 describe('admin orders API (integration)', () => {
   let t: OrdersTestApp;
@@ -16,8 +14,8 @@ describe('admin orders API (integration)', () => {
   const merchantA = randomUUID();
   const merchantB = randomUUID();
 
-  const admin = (url: string, key: string | null = ADMIN_KEY) =>
-    t.app.inject({ method: 'GET', url, headers: key === null ? {} : { 'x-admin-key': key } });
+  const admin = (url: string, headers: Record<string, string> = operatorHeaders('GET', url)) =>
+    t.app.inject({ method: 'GET', url, headers });
   const createFor = async (merchantId: string, amount: number) => {
     const kycUserUuid = randomUUID();
     t.kyc.users.set(kycUserUuid, { merchantId, status: 'APPROVED' });
@@ -32,21 +30,19 @@ describe('admin orders API (integration)', () => {
   };
 
   beforeAll(async () => {
-    [t, publisher] = await Promise.all([
-      startOrdersTestApp({ ADMIN_API_KEY: ADMIN_KEY }),
-      EventPublisher.start(),
-    ]);
+    [t, publisher] = await Promise.all([startOrdersTestApp(), EventPublisher.start()]);
   });
   afterAll(async () => {
     await publisher?.stop();
     await t?.close();
   });
 
-  it('refuses requests without the admin key, and merchant tokens, with 401 problem+json', async () => {
+  it("refuses requests without the gateway's credential, and merchant tokens, with 401 problem+json", async () => {
     const merchantToken = `Bearer ${t.issuer.tokenFor(merchantA)}`;
     for (const res of [
-      await admin('/admin/orders', null),
-      await admin('/admin/orders', 'wrong'),
+      await admin('/admin/orders', {}),
+      await admin('/admin/orders', { 'x-admin-key': 'wrong' }),
+      await admin('/admin/orders', operatorHeaders('GET', '/admin/merchants')),
       await t.app.inject({ method: 'GET', url: '/admin/orders', headers: { authorization: merchantToken } }),
     ]) {
       expect(res.statusCode).toBe(401);

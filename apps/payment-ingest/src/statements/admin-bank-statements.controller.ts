@@ -13,7 +13,7 @@ import {
 import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { DataSource } from 'typeorm';
 
-import { AdminKeyGuard } from '@onramp/auth';
+import { AdminGuard } from '@onramp/auth';
 import { badRequest, ProblemException } from '@onramp/http';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
@@ -51,7 +51,7 @@ export interface SuspenseCredit {
 
 // Operators only (the gateway serves /admin/* on its loopback listener).
 @Controller('admin')
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminGuard)
 export class AdminBankStatementsController {
   constructor(
     private readonly ingest: IngestBankStatementUseCase,

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { generateRfReference } from '@onramp/sepa';
+import { operatorHeaders } from '@onramp/testing';
 
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
-const ADMIN_KEY = 'bank-statements-test-admin-key-0123456789';
 const FIXTURES = join(__dirname, '../../../../libs/payments/domain/fixtures');
 const fixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
 const OUTBOX = mkdtempSync(join(tmpdir(), 'onramp-returns-'));
@@ -26,11 +26,11 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
   const merchant = randomUUID();
   const orderOf: Record<string, string> = {};
 
-  const upload = (xml: string, key = ADMIN_KEY) =>
+  const upload = (xml: string, credential = operatorHeaders('POST', '/admin/bank-statements')) =>
     t.app.inject({
       method: 'POST',
       url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', 'x-admin-key': key },
+      headers: { 'content-type': 'application/xml', ...credential },
       payload: xml,
     });
   const confirmations = async (): Promise<Record<string, string>> => {
@@ -42,7 +42,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
   };
 
   beforeAll(async () => {
-    t = await startPaymentIngestTestApp({ ADMIN_API_KEY: ADMIN_KEY, RETURNS_OUTBOX: OUTBOX });
+    t = await startPaymentIngestTestApp({ RETURNS_OUTBOX: OUTBOX });
     for (const [name, o] of Object.entries(ORDERS)) {
       orderOf[name] = randomUUID();
       // what order.created leaves behind (the handler is covered by the sandbox suites)
@@ -101,7 +101,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     const suspense = await t.app.inject({
       method: 'GET',
       url: '/admin/bank-transactions?suspense=true',
-      headers: { 'x-admin-key': ADMIN_KEY },
+      headers: operatorHeaders('GET', '/admin/bank-transactions?suspense=true'),
     });
     expect(suspense.statusCode).toBe(200);
     const items = suspense.json<
@@ -131,7 +131,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     const list = await t.app.inject({
       method: 'GET',
       url: '/admin/bank-transactions?suspense=true',
-      headers: { 'x-admin-key': ADMIN_KEY },
+      headers: operatorHeaders('GET', '/admin/bank-transactions?suspense=true'),
     });
     const byAmount = Object.fromEntries(
       list.json<{ id: string; amount: string }[]>().map((i) => [i.amount, i.id]),
@@ -147,7 +147,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
       t.app.inject({
         method: 'POST',
         url: `/admin/bank-transactions/${id}/assign`,
-        headers: { 'x-admin-key': ADMIN_KEY },
+        headers: operatorHeaders('POST', `/admin/bank-transactions/${id}/assign`),
         payload: { orderUuid },
       });
     const first = await assign(byAmount['42.50'], order);
@@ -171,7 +171,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     const list = await t.app.inject({
       method: 'GET',
       url: '/admin/bank-transactions?suspense=true',
-      headers: { 'x-admin-key': ADMIN_KEY },
+      headers: operatorHeaders('GET', '/admin/bank-transactions?suspense=true'),
     });
     const big = list.json<{ id: string; amount: string }[]>().find((i) => i.amount === '250000.00')!;
     const order = randomUUID();
@@ -183,7 +183,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: `/admin/bank-transactions/${big.id}/assign`,
-      headers: { 'x-admin-key': ADMIN_KEY },
+      headers: operatorHeaders('POST', `/admin/bank-transactions/${big.id}/assign`),
       payload: { orderUuid: order },
     });
     expect(res.statusCode).toBe(422);
@@ -202,14 +202,16 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM payments.bank_transactions`)).toEqual(
       before,
     );
-    expect((await upload('<Document><nope', ADMIN_KEY)).statusCode).toBe(400);
-    expect((await upload(fixture('camt054-001.08-nl-bank.xml'), 'wrong-key')).statusCode).toBe(401);
+    expect((await upload('<Document><nope')).statusCode).toBe(400);
+    expect(
+      (await upload(fixture('camt054-001.08-nl-bank.xml'), { 'x-admin-key': 'wrong-key' })).statusCode,
+    ).toBe(401);
   });
   it('returns a suspense credit to its payer with a pain.001 carrying the original end-to-end id', async () => {
     const list = await t.app.inject({
       method: 'GET',
       url: '/admin/bank-transactions?suspense=true',
-      headers: { 'x-admin-key': ADMIN_KEY },
+      headers: operatorHeaders('GET', '/admin/bank-transactions?suspense=true'),
     });
     const items = list.json<{ id: string; amount: string }[]>();
     const big = items.find((i) => i.amount === '250000.00')!;
@@ -218,7 +220,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
       t.app.inject({
         method: 'POST',
         url: `/admin/bank-transactions/${id}/return`,
-        headers: { 'x-admin-key': ADMIN_KEY },
+        headers: operatorHeaders('POST', `/admin/bank-transactions/${id}/return`),
         payload: { reason: 'amount above the order maximum' },
       });
     const res = await ret(big.id);
@@ -230,7 +232,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     const file = await t.app.inject({
       method: 'GET',
       url: `/admin/returns/${returnId}/pain001`,
-      headers: { 'x-admin-key': ADMIN_KEY },
+      headers: operatorHeaders('GET', `/admin/returns/${returnId}/pain001`),
     });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toContain('application/xml');
@@ -266,17 +268,13 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     const after = await t.app.inject({
       method: 'GET',
       url: '/admin/bank-transactions?suspense=true',
-      headers: { 'x-admin-key': ADMIN_KEY },
+      headers: operatorHeaders('GET', '/admin/bank-transactions?suspense=true'),
     });
     expect(after.json<{ id: string }[]>().map((i) => i.id)).not.toContain(big.id);
+    const unknown = `/admin/returns/${randomUUID()}/pain001`;
     expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/admin/returns/${randomUUID()}/pain001`,
-          headers: { 'x-admin-key': ADMIN_KEY },
-        })
-      ).statusCode,
+      (await t.app.inject({ method: 'GET', url: unknown, headers: operatorHeaders('GET', unknown) }))
+        .statusCode,
     ).toBe(404);
   });
 });

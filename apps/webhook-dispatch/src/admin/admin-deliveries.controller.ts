@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { AdminKeyGuard } from '@onramp/auth';
+import { AdminGuard } from '@onramp/auth';
 import { badRequest, notFound, setPaginationHeaders } from '@onramp/http';
 
 import { RedeliverUseCase } from '../deliveries/redeliver.usecase';
@@ -21,7 +21,7 @@ import { AdminDeliveriesQuery } from './admin-deliveries.query';
 
 // Operators only (the gateway serves /admin/* on its loopback listener): any merchant's deliveries.
 @Controller('admin/webhook-deliveries')
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminGuard)
 export class AdminDeliveriesController {
   constructor(
     private readonly search: SearchDeliveriesUseCase,

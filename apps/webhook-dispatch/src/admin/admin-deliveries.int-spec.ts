@@ -2,22 +2,23 @@ import { randomUUID } from 'node:crypto';
 
 import { Producer } from 'kafkajs';
 
-import { waitFor } from '@onramp/testing';
+import { operatorHeaders, waitFor } from '@onramp/testing';
 
 import { AdminDeliveryView } from '../deliveries/search-deliveries.usecase';
 import { orderCompleted, orderFailed, publish, testProducer } from '../testing/order-events';
 import { WebhookReceiver } from '../testing/webhook-receiver';
 import { startWebhookTestApp, WebhookTestApp } from '../testing/webhook-test-app';
 
-const ADMIN_KEY = 'webhooks-admin-key-for-integration';
-
 describe('admin webhook deliveries API (integration)', () => {
   let t: WebhookTestApp;
   let receiver: WebhookReceiver;
   let producer: Producer;
 
-  const admin = (method: 'GET' | 'POST', url: string, key: string | null = ADMIN_KEY) =>
-    t.app.inject({ method, url, headers: key === null ? {} : { authorization: `Bearer ${key}` } });
+  const admin = (
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string> = operatorHeaders(method, url),
+  ) => t.app.inject({ method, url, headers });
   const list = async (query: string): Promise<AdminDeliveryView[]> => {
     const res = await admin('GET', `/admin/webhook-deliveries${query}`);
     expect(res.statusCode).toBe(200);
@@ -37,7 +38,6 @@ describe('admin webhook deliveries API (integration)', () => {
     receiver = new WebhookReceiver();
     await receiver.start();
     t = await startWebhookTestApp({
-      ADMIN_API_KEY: ADMIN_KEY,
       WEBHOOK_POLL_MS: '50',
       WEBHOOK_RETRY_BASE_MS: '100',
       WEBHOOK_RETRY_MAX_MS: '400',
@@ -51,13 +51,13 @@ describe('admin webhook deliveries API (integration)', () => {
     await receiver?.close();
   });
 
-  it('refuses requests without the admin key, and merchant tokens, with 401 problem+json', async () => {
+  it("refuses requests without the gateway's credential, and merchant tokens, with 401 problem+json", async () => {
     const merchantToken = t.issuer.tokenFor(randomUUID());
     for (const res of [
-      await admin('GET', '/admin/webhook-deliveries', null),
-      await admin('GET', '/admin/webhook-deliveries', 'wrong'),
-      await admin('GET', '/admin/webhook-deliveries', merchantToken),
-      await admin('POST', `/admin/webhook-deliveries/${randomUUID()}/redeliver`, 'wrong'),
+      await admin('GET', '/admin/webhook-deliveries', {}),
+      await admin('GET', '/admin/webhook-deliveries', { authorization: 'Bearer wrong' }),
+      await admin('GET', '/admin/webhook-deliveries', { authorization: `Bearer ${merchantToken}` }),
+      await admin('POST', `/admin/webhook-deliveries/${randomUUID()}/redeliver`, { 'x-admin-key': 'wrong' }),
     ]) {
       expect(res.statusCode).toBe(401);
       expect(res.headers['content-type']).toContain('application/problem+json');

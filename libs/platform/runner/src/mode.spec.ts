@@ -34,7 +34,7 @@ describe('loadLocalSecrets in production mode', () => {
     const first = loadLocalSecrets(dir, {}, 'production');
     expect(first.SETTLEMENT_SIGNER_KEY).toMatch(/^0x[0-9a-f]{64}$/);
     expect(isPublicDevKey(first.SETTLEMENT_SIGNER_KEY!)).toBe(false);
-    expect(first.SERVICE_CALLERS).toBe(`orders=${first.SERVICE_SECRET}`);
+    expect(first.SERVICE_CALLERS).toBe(`orders=${first.SERVICE_SECRET},gateway=${first.SERVICE_SECRET}`);
     const sandbox = loadLocalSecrets(dir, {}, 'sandbox');
     expect(sandbox.SETTLEMENT_SIGNER_KEY).toBeUndefined(); // sandbox keeps anvil's funded account
     expect(loadLocalSecrets(dir, {}, 'production')).toEqual(first);

@@ -40,7 +40,8 @@ export function loadLocalSecrets(
   if (mode === 'production') {
     const serviceSecret = env.SERVICE_SECRET || stored.SERVICE_SECRET || randomBytes(32).toString('base64url');
     secrets.SERVICE_SECRET = serviceSecret;
-    secrets.SERVICE_CALLERS = env.SERVICE_CALLERS || `orders=${serviceSecret}`;
+    // one process, one secret: orders (/internal) and the gateway (/admin) both sign with it
+    secrets.SERVICE_CALLERS = env.SERVICE_CALLERS || `orders=${serviceSecret},gateway=${serviceSecret}`;
     secrets.SETTLEMENT_SIGNER_KEY =
       env.SETTLEMENT_SIGNER_KEY || stored.SETTLEMENT_SIGNER_KEY || `0x${randomBytes(32).toString('hex')}`;
   }

@@ -4,4 +4,6 @@ import { problemType } from '@onramp/http';
 export const AuthGuardProblemTypes = {
   AdminDisabled: problemType('admin-disabled'),
   ServiceCredential: problemType('service-credential'),
+  // An operator without the scope a route needs (the gateway's admin listener).
+  OperatorScope: problemType('operator-scope'),
 } as const;

@@ -34,7 +34,10 @@ describe('service credentials', () => {
   it('reads SERVICE_CALLERS; sandbox defaults to the development secret, production to nobody', () => {
     expect(parseServiceCallers('orders=a, settlement=b=c')).toEqual({ orders: 'a', settlement: 'b=c' });
     expect(() => parseServiceCallers('orders')).toThrow();
-    expect(loadServiceCallers({})).toEqual({ orders: DEVELOPMENT_KEYS.serviceSecret });
+    expect(loadServiceCallers({})).toEqual({
+      orders: DEVELOPMENT_KEYS.serviceSecret,
+      gateway: DEVELOPMENT_KEYS.serviceSecret,
+    });
     expect(loadServiceCallers({ ONRAMP_MODE: 'production' })).toEqual({});
     expect(() =>
       loadServiceCallers({

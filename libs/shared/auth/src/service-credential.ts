@@ -18,12 +18,17 @@ import { AuthGuardProblemTypes } from './auth-guard-problem-types';
 // Service-to-service requests carry a short-lived HMAC credential of the calling service's
 // identity: `v1:<identity>:<unix seconds>:<hex HMAC-SHA256(secret, "v1:identity:ts:METHOD:path")>`.
 // The callee knows each allowed caller's secret; a credential is bound to one method and path and
-// valid for 60 s either side of the callee's clock.
+// valid for 60 s either side of the callee's clock. A credential may also be bound to one more value
+// (the gateway binds the operator it authenticated): the MAC covers it, after a newline, which no
+// request line can contain.
 export const SERVICE_CREDENTIAL_HEADER = 'x-service-credential';
 export const SERVICE_CREDENTIAL_MAX_SKEW_S = 60;
 
 const mac = (secret: string, message: string): string =>
   createHmac('sha256', secret).update(message).digest('hex');
+
+const signedMessage = (prefix: string, method: string, path: string, bound?: string): string =>
+  `${prefix}:${method.toUpperCase()}:${path}${bound === undefined ? '' : `\n${bound}`}`;
 
 export function signServiceRequest(
   identity: string,
@@ -31,9 +36,10 @@ export function signServiceRequest(
   method: string,
   path: string,
   nowMs = Date.now(),
+  bound?: string,
 ): string {
   const prefix = `v1:${identity}:${Math.floor(nowMs / 1000)}`;
-  return `${prefix}:${mac(secret, `${prefix}:${method.toUpperCase()}:${path}`)}`;
+  return `${prefix}:${mac(secret, signedMessage(prefix, method, path, bound))}`;
 }
 
 // The caller's identity when the credential is valid for this request, else undefined.
@@ -43,6 +49,7 @@ export function verifyServiceRequest(
   method: string,
   path: string,
   nowMs = Date.now(),
+  bound?: string,
 ): string | undefined {
   const m = /^v1:([a-z0-9-]{1,40}):(\d{1,12}):([0-9a-f]{64})$/.exec(credential ?? '');
   if (!m) return undefined;
@@ -50,11 +57,12 @@ export function verifyServiceRequest(
   const secret = Object.prototype.hasOwnProperty.call(callers, identity) ? callers[identity] : undefined;
   if (!secret) return undefined;
   if (Math.abs(nowMs / 1000 - Number(ts)) > SERVICE_CREDENTIAL_MAX_SKEW_S) return undefined;
-  const expected = mac(secret, `v1:${identity}:${ts}:${method.toUpperCase()}:${path}`);
+  const expected = mac(secret, signedMessage(`v1:${identity}:${ts}`, method, path, bound));
   return timingSafeEqual(Buffer.from(expected), Buffer.from(given)) ? identity : undefined;
 }
 
-// `name=secret,name=secret`: the services allowed to call this one, each with its own secret.
+// `name=secret,name=secret`: the services allowed to call this one, each with its own secret
+// (`gateway` for the admin API, whose operators the gateway authenticates).
 export function parseServiceCallers(value: string): Record<string, string> {
   const callers: Record<string, string> = {};
   for (const entry of value
@@ -91,7 +99,9 @@ export function loadServiceCallers(source: NodeJS.ProcessEnv = process.env): Rec
       throw new ConfigError('SERVICE_CALLERS must not hold a public development key in production');
     return callers;
   }
-  return env.ONRAMP_MODE === 'sandbox' ? { orders: DEVELOPMENT_KEYS.serviceSecret } : {};
+  return env.ONRAMP_MODE === 'sandbox'
+    ? { orders: DEVELOPMENT_KEYS.serviceSecret, gateway: DEVELOPMENT_KEYS.serviceSecret }
+    : {};
 }
 
 @Injectable()

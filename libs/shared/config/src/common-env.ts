@@ -14,6 +14,8 @@ export const commonEnv = {
   JWT_AUDIENCE: str({ default: 'onramp-api' }),
   AUTH_URL: str({ default: 'http://127.0.0.1:3010' }),
   // kafka: the distributed deployment; embedded: a durable log in Postgres, for the one-process `npm start`
+  // Bearer token a Prometheus scrape of /metrics must present (unset: open in sandbox, closed in production).
+  METRICS_TOKEN: str({ optional: true }),
   EVENT_TRANSPORT: oneOf(['kafka', 'embedded'] as const, { default: 'kafka' }),
 };
 

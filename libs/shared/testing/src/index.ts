@@ -45,3 +45,4 @@ export { ProgrammableReceiver } from './webhooks/programmable-receiver';
 export type { Answer, ReceivedDelivery } from './webhooks/programmable-receiver';
 export { startServiceTestApp } from './nest/service-test-app';
 export type { ServiceTestAppOptions } from './nest/service-test-app';
+export { operatorHeaders, TEST_OPERATOR } from './auth/operator-headers';

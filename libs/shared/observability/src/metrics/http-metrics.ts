@@ -1,5 +1,6 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 
+import { MetricsAccess, mayReadMetrics, METRICS_REFUSED } from './metrics-access';
 import { metrics, MetricsRegistry } from './metrics-registry';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus-format';
 
@@ -40,11 +41,21 @@ export function installHttpMetrics(
 // GET /metrics with the registry's text. Separate from the instrumentation: where it is served (a
 // service's own port, the gateway's loopback admin listener, a port or credential of its own) is the
 // caller's choice.
-export function registerMetricsRoute(fastify: FastifyInstance, registry: MetricsRegistry = metrics): void {
-  fastify.get(METRICS_PATH, async (_request, reply) =>
-    reply
+export function registerMetricsRoute(
+  fastify: FastifyInstance,
+  registry: MetricsRegistry = metrics,
+  access: MetricsAccess = { open: true },
+): void {
+  fastify.get(METRICS_PATH, async (request, reply) => {
+    if (!mayReadMetrics(access, request.headers.authorization))
+      return reply
+        .code(401)
+        .header('content-type', 'application/problem+json')
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .send({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: METRICS_REFUSED });
+    return reply
       .header('content-type', PROMETHEUS_CONTENT_TYPE)
       .header('cache-control', 'no-store')
-      .send(await registry.render()),
-  );
+      .send(await registry.render());
+  });
 }

@@ -1,15 +1,25 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Logger, UnauthorizedException } from '@nestjs/common';
 
+import { loadMetricsAccess, mayReadMetrics, METRICS_REFUSED } from './metrics-access';
 import { metrics } from './metrics-registry';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus-format';
 
-// GET /metrics on a service's own port (never routed by the gateway), for Prometheus.
+// GET /metrics on a service's own port (never routed by the gateway), for Prometheus; behind
+// METRICS_TOKEN (see metrics-access.ts).
 @Controller('metrics')
 export class MetricsController {
+  private readonly access = loadMetricsAccess();
+
+  constructor() {
+    if (!this.access.token && !this.access.open)
+      new Logger(MetricsController.name).warn('METRICS_TOKEN is not set: /metrics answers 401 to everyone');
+  }
+
   @Get()
   @Header('Content-Type', PROMETHEUS_CONTENT_TYPE)
   @Header('Cache-Control', 'no-store')
-  render(): Promise<string> {
+  render(@Headers('authorization') authorization: string | undefined): Promise<string> {
+    if (!mayReadMetrics(this.access, authorization)) throw new UnauthorizedException(METRICS_REFUSED);
     return metrics.render();
   }
 }
