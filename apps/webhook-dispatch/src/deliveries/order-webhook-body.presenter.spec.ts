@@ -1,6 +1,20 @@
 import { parseEnvelope } from '@onramp/contracts';
+import type { OrderCompletedWebhook, OrderFailedWebhook } from '@onramp/sdk';
 
-import { OrderOutcomeEvent, webhookBodyOf } from './order-webhook-body.presenter';
+import {
+  OrderCompletedWebhookBody,
+  OrderFailedWebhookBody,
+  OrderOutcomeEvent,
+  webhookBodyOf,
+} from './order-webhook-body.presenter';
+
+// Merchants compile against the SDK's body types: they must be exactly what the presenter sends
+// (typecheck fails otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sdkTypesMatch: [
+  Same<OrderCompletedWebhookBody, OrderCompletedWebhook>,
+  Same<OrderFailedWebhookBody, OrderFailedWebhook>,
+] = [true, true];
 
 const ORDER = '0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b';
 const USER = '6f1c2d3e-4a5b-4c6d-8e7f-8091a2b3c4d5';
@@ -70,6 +84,8 @@ const FAILED_BODY =
   `"message":"SEPA credit rejected by the bank","timestamp":"2025-03-01T12:00:00.123Z"}`;
 
 describe('webhookBodyOf', () => {
+  it('sends what the SDK types describe', () => expect(sdkTypesMatch).toEqual([true, true]));
+
   it('presents order.completed as the spec body', () => {
     expect(webhookBodyOf(consumed('order.completed', 2, completedV2))).toBe(COMPLETED_BODY);
   });
