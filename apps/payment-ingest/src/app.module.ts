@@ -8,6 +8,8 @@ import { typeOrmRootFor } from '@onramp/persistence';
 
 import { loadPaymentIngestConfig, PAYMENT_INGEST_CONFIG, PAYMENTS_SCHEMA } from './config';
 import { CreditMatcher } from './matching/credit-matcher';
+import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
+import { OrderExpirySweeper } from './expiry/order-expiry.sweeper';
 import { OrderEventsHandler } from './references/order-events.handler';
 import { RecordSepaCreditUseCase } from './sandbox/record-sepa-credit.usecase';
 import { SandboxBankController } from './sandbox/sandbox-bank.controller';
@@ -36,6 +38,8 @@ import { XmlBodyParser } from './statements/xml-body';
     AssignCreditUseCase,
     ReturnCreditUseCase,
     XmlBodyParser,
+    ExpireOrdersUseCase,
+    OrderExpirySweeper,
   ],
 })
 export class AppModule {}

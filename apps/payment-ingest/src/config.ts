@@ -1,4 +1,4 @@
-import { commonEnv, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { commonEnv, decimalString, defaultPorts, duration, int, loadEnv, str } from '@onramp/config';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -16,6 +16,8 @@ const paymentIngestEnv = {
   COLLECTION_IBAN: str({ optional: true }),
   COLLECTION_BIC: str({ optional: true }),
   COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+  // An order unpaid this long after its creation fails ("order expired"); later money goes to suspense.
+  ORDER_TTL: duration({ default: '7d', minMs: 1000 }),
   // Where each return's pain.001 is also written for the bank upload; unset: API download only.
   RETURNS_OUTBOX: str({ optional: true }),
 };
@@ -31,6 +33,7 @@ export interface PaymentIngestConfig {
   tolerancePercent: string;
   collectionAccount: { iban: string; bic: string | null; name: string } | null;
   returnsOutbox: string | null;
+  orderTtlMs: number;
 }
 
 export const PAYMENT_INGEST_CONFIG = Symbol('PAYMENT_INGEST_CONFIG');
@@ -56,5 +59,6 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
         ? { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', name: 'Onramp Sandbox Collections' }
         : null,
     returnsOutbox: env.RETURNS_OUTBOX || null,
+    orderTtlMs: env.ORDER_TTL,
   };
 }

@@ -5,6 +5,7 @@ import { BankTransactionEntity } from './bank/bank-transaction.entity';
 import { CreatePaymentsTables1763800000000 } from './migrations/1763800000000-create-payments-tables';
 import { BankStatements1763900000000 } from './migrations/1763900000000-bank-statements';
 import { Returns1763900000001 } from './migrations/1763900000001-returns';
+import { OrderExpiry1764200000000 } from './migrations/1764200000000-order-expiry';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
@@ -12,5 +13,10 @@ import { OpenReferenceEntity } from './references/open-reference.entity';
 export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
   schema: PAYMENTS_SCHEMA,
   entities: [OpenReferenceEntity, BankTransactionEntity],
-  migrations: [CreatePaymentsTables1763800000000, BankStatements1763900000000, Returns1763900000001],
+  migrations: [
+    CreatePaymentsTables1763800000000,
+    BankStatements1763900000000,
+    Returns1763900000001,
+    OrderExpiry1764200000000,
+  ],
 };

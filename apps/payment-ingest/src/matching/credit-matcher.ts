@@ -36,14 +36,15 @@ export class CreditMatcher {
     };
     if (ref.status !== 'OPEN') {
       // a late or second payment: it waits in suspense for the operator to return it
+      const suspenseReason = ref.status === 'EXPIRED' ? 'ORDER_EXPIRED' : 'DUPLICATE';
       await manager.update(
         BankTransactionEntity,
         { id: credit.id },
-        { ...link, matchStatus: 'DUPLICATE', suspenseReason: 'DUPLICATE' },
+        { ...link, matchStatus: 'DUPLICATE', suspenseReason },
       );
       credit.matchStatus = 'DUPLICATE';
       this.log.warn(
-        `credit ${credit.id} for ${ref.status} reference of order ${ref.orderUuid} stored as DUPLICATE; it does not pay`,
+        `credit ${credit.id} for ${ref.status} reference of order ${ref.orderUuid} in suspense (${suspenseReason}); it does not pay`,
       );
       return 'duplicate';
     }

@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export const REFERENCE_STATUSES = ['OPEN', 'MATCHED', 'CLOSED'] as const;
+export const REFERENCE_STATUSES = ['OPEN', 'MATCHED', 'CLOSED', 'EXPIRED'] as const;
 export type ReferenceStatus = (typeof REFERENCE_STATUSES)[number];
 
 // The payment reference of one order, normalized (uppercase, no spaces). OPEN until a credit
-// matches it (MATCHED) or the order ends (CLOSED); only an OPEN reference can confirm a payment.
+// matches it (MATCHED), the order ends (CLOSED) or stays unpaid past ORDER_TTL (EXPIRED); only an
+// OPEN reference can confirm a payment. created_at is the order's creation (its order.created).
 @Entity({ schema: 'payments', name: 'open_references' })
 export class OpenReferenceEntity {
   @PrimaryColumn('text')

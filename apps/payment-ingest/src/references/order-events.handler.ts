@@ -38,11 +38,20 @@ export class OrderEventsHandler implements OnModuleInit {
     const { data, merchantId } = event;
     const reference = normalizeReference(data.reference);
     await lockReferenceKeys(manager, [reference]);
+    // created_at is the order's creation, from which ORDER_TTL counts (not when this event arrived)
     await manager.query(
-      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
-       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN')
+      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7)
        ON CONFLICT DO NOTHING`,
-      [reference, data.orderUuid, merchantId, data.amount, data.currency, data.recipientAddress],
+      [
+        reference,
+        data.orderUuid,
+        merchantId,
+        data.amount,
+        data.currency,
+        data.recipientAddress,
+        new Date(event.occurredAt),
+      ],
     );
     const ref = await findReferenceForUpdate(manager, reference);
     if (!ref || ref.orderUuid !== data.orderUuid) {
@@ -65,12 +74,17 @@ export class OrderEventsHandler implements OnModuleInit {
     manager: EntityManager,
   ): Promise<void> {
     const { data, merchantId } = event;
-    const closed = await manager.update(
-      OpenReferenceEntity,
-      { orderUuid: data.orderUuid },
-      { status: 'CLOSED', updatedAt: new Date() },
-    );
-    if ((closed.affected ?? 0) > 0) return;
+    // An EXPIRED reference stays so: a late credit is then told apart from a second payment.
+    const known = await manager.findOneBy(OpenReferenceEntity, { orderUuid: data.orderUuid });
+    if (known) {
+      if (known.status !== 'EXPIRED')
+        await manager.update(
+          OpenReferenceEntity,
+          { orderUuid: data.orderUuid },
+          { status: 'CLOSED', updatedAt: new Date() },
+        );
+      return;
+    }
     const reference = normalizeReference(data.reference);
     const inserted: unknown[] = await manager.query(
       `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)

@@ -30,7 +30,7 @@ export function referenceCandidates(fields: CreditReferenceFields): string[] {
 
 export interface ReferenceLike {
   reference: string;
-  status: 'OPEN' | 'MATCHED' | 'CLOSED';
+  status: 'OPEN' | 'MATCHED' | 'CLOSED' | 'EXPIRED';
 }
 
 // An OPEN reference wins over a used one; among equals, the most explicit candidate wins.

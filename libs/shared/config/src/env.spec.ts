@@ -1,4 +1,4 @@
-import { ConfigError, int, loadEnv, oneOf, str } from './env';
+import { ConfigError, duration, int, loadEnv, oneOf, str } from './env';
 
 describe('loadEnv', () => {
   const spec = { PORT: int({ default: 3000, min: 1 }), MODE: oneOf(['a', 'b'] as const, { default: 'a' }), URL: str() };
@@ -16,5 +16,21 @@ describe('loadEnv', () => {
       expect((err as Error).message).toMatch(/MODE must be one of a, b/);
       expect((err as Error).message).toMatch(/URL is required/);
     }
+  });
+});
+
+describe('duration', () => {
+  const ttl = duration({ default: '7d', minMs: 1000 });
+  it('reads days, hours, minutes, seconds and milliseconds; a bare number is seconds', () => {
+    expect(ttl(undefined, 'ORDER_TTL')).toBe(7 * 86_400_000);
+    expect(ttl('12h', 'ORDER_TTL')).toBe(12 * 3_600_000);
+    expect(ttl('30m', 'ORDER_TTL')).toBe(1_800_000);
+    expect(ttl('45', 'ORDER_TTL')).toBe(45_000);
+    expect(ttl('1500ms', 'ORDER_TTL')).toBe(1500);
+  });
+  it('names the variable when the value is not a duration or too short', () => {
+    expect(() => ttl('7 days', 'ORDER_TTL')).toThrow('ORDER_TTL must be a duration like 7d');
+    expect(() => ttl('-1d', 'ORDER_TTL')).toThrow(ConfigError);
+    expect(() => ttl('10ms', 'ORDER_TTL')).toThrow('ORDER_TTL must be at least 1000 ms');
   });
 });

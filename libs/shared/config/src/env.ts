@@ -66,6 +66,22 @@ export function decimalString(opts: { default?: string } = {}): Parser<string> {
   };
 }
 
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+// A duration such as 7d, 12h, 30m, 45s or 500ms (a bare number is seconds), in milliseconds.
+export function duration(opts: { default?: string; minMs?: number } = {}): Parser<number> {
+  return (raw, name) => {
+    const value = (raw === undefined || raw === '' ? opts.default : raw)?.trim();
+    if (value === undefined) throw new ConfigError(`${name} is required`);
+    const m = /^(\d+)(ms|s|m|h|d)?$/.exec(value);
+    if (!m) throw new ConfigError(`${name} must be a duration like 7d, 12h, 30m or 45s, got "${value}"`);
+    const ms = Number(m[1]) * DURATION_UNITS_MS[(m[2] ?? 's') as keyof typeof DURATION_UNITS_MS];
+    if (opts.minMs !== undefined && ms < opts.minMs)
+      throw new ConfigError(`${name} must be at least ${opts.minMs} ms, got "${value}"`);
+    return ms;
+  };
+}
+
 // Reads every variable of the spec; collects all problems so an operator fixes them in one go.
 export function loadEnv<S extends EnvSpec>(spec: S, source: NodeJS.ProcessEnv = process.env): EnvOf<S> {
   const out: Record<string, unknown> = {};

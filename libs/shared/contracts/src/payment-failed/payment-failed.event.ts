@@ -1,4 +1,4 @@
-import { IsString, IsUUID, Matches } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 
 import { DECIMAL_PATTERN } from '../order-created/order-created.event';
 
@@ -6,8 +6,10 @@ export class PaymentFailedV1 {
   @IsUUID()
   orderUuid!: string;
 
+  // The credit the bank rejected; absent when no money was involved (the order expired unpaid).
+  @IsOptional()
   @IsUUID()
-  bankTransactionId!: string;
+  bankTransactionId?: string;
 
   @IsString()
   reference!: string;
