@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { EventEnvelope, OrderCreatedV1, OrderFailedV2 } from '@onramp/contracts';
+import { operatorHeaders } from '@onramp/testing';
 
 import { OrderEventsHandler } from '../references/order-events.handler';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 import { ExpireOrdersUseCase } from './expire-orders.usecase';
 
-const ADMIN_KEY = 'order-expiry-test-admin-key-0123456789';
 const FIXTURES = join(__dirname, '../../../../libs/payments/domain/fixtures');
 const DAY = 86_400_000;
 // paid by the first credit of camt054-001.02-de-sparkasse.xml (100.00 EUR, structured reference)
@@ -52,7 +52,7 @@ describe('payment-ingest: unpaid orders expire after ORDER_TTL (integration)', (
     );
 
   beforeAll(async () => {
-    t = await startPaymentIngestTestApp({ ADMIN_API_KEY: ADMIN_KEY, ORDER_TTL: '7d' });
+    t = await startPaymentIngestTestApp({ ORDER_TTL: '7d' });
     expire = t.app.get(ExpireOrdersUseCase);
     handler = t.app.get(OrderEventsHandler);
   });
@@ -108,7 +108,7 @@ describe('payment-ingest: unpaid orders expire after ORDER_TTL (integration)', (
     const upload = await t.app.inject({
       method: 'POST',
       url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', 'x-admin-key': ADMIN_KEY },
+      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
       payload: readFileSync(join(FIXTURES, 'camt054-001.02-de-sparkasse.xml'), 'utf8'),
     });
     expect(upload.statusCode).toBe(201);
