@@ -37,6 +37,15 @@ async function unusedPort(): Promise<number> {
   return port;
 }
 
+interface AuditRow {
+  service: string;
+  operator: string;
+  action: string;
+  target: string;
+  before: { merchantId?: string } | null;
+  requestId: string | null;
+}
+
 describe('operator CLI (bin/onramp.js in a child process, against the platform)', () => {
   const receiver = new WebhookReceiver();
   let creds: MerchantCredentials & { name: string };
@@ -145,6 +154,22 @@ describe('operator CLI (bin/onramp.js in a child process, against the platform)'
     expect(secret).toBeDefined();
     expect(secret).not.toBe(creds.merchantSecret);
     expect(rotated.stdout + rotated.stderr).not.toContain(creds.merchantSecret);
+  });
+
+  it('shows in the audit log who created the merchant, redelivered its webhook and rotated its secret', async () => {
+    const { items } = parseJson<{ items: AuditRow[] }>(await runOnramp(['audit', 'list', '--json']));
+    const mine = items.filter(
+      (r) => r.target === creds.merchantId || r.before?.merchantId === creds.merchantId,
+    );
+    expect(mine.map((r) => [r.service, r.action, r.operator])).toEqual([
+      ['auth', 'merchant.rotate-secret', 'admin'],
+      ['webhook-dispatch', 'webhook-delivery.redeliver', 'admin'],
+      ['auth', 'merchant.create', 'admin'],
+    ]);
+    expect(mine.every((r) => r.requestId)).toBe(true);
+    expect(JSON.stringify(items)).not.toContain(creds.merchantSecret);
+    const table = await runOnramp(['audit', 'list', '--limit', '2']);
+    expect(table.stdout.split('\n')[0]).toMatch(/^AT\s+OPERATOR\s+SERVICE\s+ACTION/);
   });
 
   it('exits 1 with the problem detail when the API refuses', async () => {

@@ -6,6 +6,7 @@ import { createMerchant, listMerchants, rotateMerchantSecret } from './commands/
 import { decideKyc } from './commands/kyc.commands';
 import { getOrder, listOrders } from './commands/orders.commands';
 import { assignCredit, listSuspense, returnCredit } from './commands/payments.commands';
+import { listAudit } from './commands/audit.commands';
 import { newOperator } from './commands/operators.commands';
 import { sandboxCredit } from './commands/sandbox.commands';
 import { parseCommandLine } from './parse-command-line';
@@ -24,6 +25,7 @@ const HANDLERS: Record<CommandName, CommandHandler> = {
   'payments return': returnCredit,
   'sandbox credit': sandboxCredit,
   'operators new': newOperator,
+  'audit list': listAudit,
 };
 
 export function describeError(err: CliError): string {

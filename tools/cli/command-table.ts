@@ -31,7 +31,8 @@ export type CommandName =
   | 'payments assign'
   | 'payments return'
   | 'sandbox credit'
-  | 'operators new';
+  | 'operators new'
+  | 'audit list';
 
 export interface CommandSpec {
   name: CommandName;
@@ -306,6 +307,26 @@ export const COMMANDS: CommandSpec[] = [
     ],
     options: {},
     api: 'local',
+  },
+  {
+    name: 'audit list',
+    summary: 'who changed what, newest first: merchants, secrets, redeliveries, KYC decisions, money',
+    args: [],
+    options: {
+      limit: {
+        type: 'string',
+        value: 'N',
+        check: intBetween(1, 50),
+        description: 'records, 1-50 (default 50)',
+      },
+      before: {
+        type: 'string',
+        value: 'TIME',
+        check: (v) => (Number.isNaN(Date.parse(v)) ? 'must be an ISO 8601 time' : undefined),
+        description: 'only records before this time (the last line of a page says which)',
+      },
+    },
+    api: 'admin',
   },
 ];
 

@@ -75,6 +75,60 @@ describe('auth admin API and boot (real Postgres)', () => {
     expect((await h.admin('POST', '/admin/merchants/nope/rotate-secret')).statusCode).toBe(400);
   });
 
+  it('records each change with its operator in an append-only audit log, never a secret', async () => {
+    const alice = { id: 'alice', scopes: ['merchants' as const] };
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/admin/merchants',
+      headers: { ...operatorHeaders('POST', '/admin/merchants', alice), 'x-request-id': 'req-audit-1' },
+      payload: { name: 'Audited GmbH' },
+    });
+    const { merchantId, merchantSecret } = created.json<{ merchantId: string; merchantSecret: string }>();
+    const rotateUrl = `/admin/merchants/${merchantId}/rotate-secret`;
+    const rotated = await h.app.inject({
+      method: 'POST',
+      url: rotateUrl,
+      headers: operatorHeaders('POST', rotateUrl),
+    });
+    expect(rotated.statusCode).toBe(200);
+    expect((await h.admin('POST', `/admin/merchants/${randomUUID()}/rotate-secret`)).statusCode).toBe(404);
+
+    const log = await h.admin('GET', '/admin/audit-log?limit=50');
+    expect(log.statusCode).toBe(200);
+    const mine = log.json<Array<Record<string, unknown>>>().filter((r) => r.target === merchantId);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        service: 'auth',
+        operator: 'test-operator',
+        action: 'merchant.rotate-secret',
+        before: { tokenVersion: 0 },
+        after: { tokenVersion: 1 },
+      }),
+      expect.objectContaining({
+        operator: 'alice',
+        action: 'merchant.create',
+        after: { name: 'Audited GmbH' },
+        requestId: 'req-audit-1',
+      }),
+    ]);
+    expect(log.body).not.toContain(merchantSecret);
+    expect(log.body).not.toContain(rotated.json<{ merchantSecret: string }>().merchantSecret);
+    expect((await h.admin('GET', '/admin/audit-log?before=yesterday')).statusCode).toBe(400);
+
+    const db = new Client({ connectionString: h.databaseUrl });
+    await db.connect();
+    try {
+      for (const sql of [
+        `UPDATE auth.admin_audit SET operator = 'mallory'`,
+        `DELETE FROM auth.admin_audit`,
+        `TRUNCATE auth.admin_audit`,
+      ])
+        await expect(db.query(sql)).rejects.toThrow(/append-only/);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('seeds the demo merchant, and with SERVICE_CALLERS not naming the gateway refuses every admin call', async () => {
     const demoAuth = basic(h.demo.id, h.demo.secret);
     expect((await h.token(demoAuth)).statusCode).toBe(200);

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 
+import { adminAuditController } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminSigningKeysController } from './admin/admin-signing-keys.controller';
-import { AUTH_CONFIG, loadAuthConfig } from './config';
+import { AUTH_CONFIG, AUTH_SCHEMA, loadAuthConfig } from './config';
 import { JwksController } from './keys/jwks.controller';
 import { TokenRevocationsController } from './keys/token-revocations.controller';
 import { SigningKeysService } from './keys/signing-keys.service';
@@ -31,6 +32,7 @@ import { SERVICE_DATABASE } from './database';
     TokenRevocationsController,
     AdminMerchantsController,
     AdminSigningKeysController,
+    adminAuditController(AUTH_SCHEMA, 'auth'),
   ],
   providers: [
     { provide: AUTH_CONFIG, useFactory: () => loadAuthConfig() },

@@ -4,6 +4,7 @@ import { FastifyInstance } from 'fastify';
 import { createHttpApp } from '@onramp/http';
 import { loadMetricsAccess, metrics, registerMetricsRoute } from '@onramp/observability';
 
+import { registerAuditRoute } from './admin/audit-route';
 import { GatewayConfig } from './config';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes';
 import { registerApiDocsRoutes } from './docs/api-docs.routes';
@@ -38,7 +39,10 @@ export async function createListener(
   const isAdmin = spec.routeSets.every((set) => set.listener === 'admin');
   installRateLimit(fastify, config.rateLimits, isAdmin ? 'admin' : 'public');
   // The metrics of every listener of this process, readable on the loopback admin listener only.
-  if (isAdmin) registerMetricsRoute(fastify, metrics, loadMetricsAccess());
+  if (isAdmin) {
+    registerMetricsRoute(fastify, metrics, loadMetricsAccess());
+    registerAuditRoute(fastify, config, config.admin);
+  }
   for (const set of spec.routeSets) {
     await registerProxyRoutes(fastify, routesFor(set.listener, config), {
       connectTimeoutMs: config.connectTimeoutMs,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { MerchantAuthModule } from '@onramp/auth';
+import { adminAuditController, MerchantAuthModule } from '@onramp/auth';
 import { FieldCipher } from '@onramp/crypto';
 import { HealthController, IdempotentRequests } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
@@ -30,6 +30,7 @@ import { SERVICE_DATABASE } from './database';
     KycUsersController,
     InternalKycUsersController,
     AdminKycUsersController,
+    adminAuditController(KYC_SCHEMA, 'kyc'),
   ],
   providers: [
     { provide: KYC_CONFIG, useFactory: loadKycConfig },

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 
-import { MerchantAuthModule } from '@onramp/auth';
+import { adminAuditController, MerchantAuthModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
@@ -27,7 +27,13 @@ import { XmlBodyParser } from './statements/xml-body';
     MessagingModule.forService({ schema: PAYMENTS_SCHEMA, service: 'payment-ingest' }),
     MerchantAuthModule,
   ],
-  controllers: [HealthController, MetricsController, SandboxBankController, AdminBankStatementsController],
+  controllers: [
+    HealthController,
+    MetricsController,
+    SandboxBankController,
+    AdminBankStatementsController,
+    adminAuditController(PAYMENTS_SCHEMA, 'payment-ingest'),
+  ],
   providers: [
     { provide: PAYMENT_INGEST_CONFIG, useFactory: () => loadPaymentIngestConfig() },
     SandboxOnlyGuard,

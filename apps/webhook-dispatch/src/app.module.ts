@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 
-import { MerchantAuthModule } from '@onramp/auth';
+import { adminAuditController, MerchantAuthModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
 import { MetricsController } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
@@ -37,6 +37,7 @@ import { SERVICE_DATABASE } from './database';
     MerchantWebhookController,
     WebhookToolsController,
     AdminDeliveriesController,
+    adminAuditController(WEBHOOKS_SCHEMA, 'webhook-dispatch'),
   ],
   providers: [
     { provide: WEBHOOK_CONFIG, useFactory: () => loadWebhookConfig() },

@@ -13,8 +13,9 @@ import {
 } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { AdminGuard } from '@onramp/auth';
+import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
 import { badRequest, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { AdminActor } from '@onramp/persistence';
 
 import { CreatedMerchant, CreateMerchantUseCase } from '../merchants/create-merchant.usecase';
 import { ListMerchantsUseCase, MerchantSummary } from '../merchants/list-merchants.usecase';
@@ -34,10 +35,11 @@ export class AdminMerchantsController {
   @HttpCode(201)
   create(
     @Body() dto: CreateMerchantDto,
+    @CurrentAdminActor() actor: AdminActor,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedMerchant> {
     void reply.header('Cache-Control', 'no-store');
-    return this.createMerchant.execute({ name: dto.name });
+    return this.createMerchant.execute({ name: dto.name }, actor);
   }
 
   @Get()
@@ -59,9 +61,10 @@ export class AdminMerchantsController {
       new ParseUUIDPipe({ exceptionFactory: () => badRequest('merchantId must be a UUID') }),
     )
     merchantId: string,
+    @CurrentAdminActor() actor: AdminActor,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ merchantId: string; merchantSecret: string }> {
     void reply.header('Cache-Control', 'no-store');
-    return this.rotateSecret.execute(merchantId.toLowerCase());
+    return this.rotateSecret.execute(merchantId.toLowerCase(), actor);
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 
-import { AdminGuard } from '@onramp/auth';
+import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
+import { AdminActor } from '@onramp/persistence';
 
 import { SigningKeysService, SigningKeySummary } from '../keys/signing-keys.service';
 
@@ -17,7 +18,7 @@ export class AdminSigningKeysController {
 
   @Post('rotate')
   @HttpCode(200)
-  rotate(): Promise<SigningKeySummary> {
-    return this.keys.rotate();
+  rotate(@CurrentAdminActor() actor: AdminActor): Promise<SigningKeySummary> {
+    return this.keys.rotate(actor);
   }
 }

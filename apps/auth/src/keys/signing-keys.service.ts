@@ -4,8 +4,9 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { FieldCipher } from '@onramp/crypto';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
 
-import { AUTH_CONFIG, AuthConfig } from '../config';
+import { AUTH_CONFIG, AUTH_SCHEMA, AuthConfig } from '../config';
 import { generateSigningKey, PublicJwk } from './key-material';
 import { SigningKeyEntity } from './signing-key.entity';
 
@@ -62,13 +63,19 @@ export class SigningKeysService implements OnModuleInit {
     return { kid: row.kid, privateKey: this.privateKeyOf(row) };
   }
 
-  async rotate(): Promise<SigningKeySummary> {
+  async rotate(actor: AdminActor): Promise<SigningKeySummary> {
     const created = await this.dataSource.transaction(async (manager) => {
       await manager.query(SIGNING_KEYS_LOCK);
       await manager.query(
         `UPDATE "auth"."signing_keys" SET "active" = false, "retired_at" = now() WHERE "active"`,
       );
-      return this.insertNewKey(manager);
+      const key = await this.insertNewKey(manager);
+      await recordAdminAction(manager, AUTH_SCHEMA, actor, {
+        action: 'signing-key.rotate',
+        target: key.kid,
+        after: { kid: key.kid },
+      });
+      return key;
     });
     return summary(created);
   }

@@ -4,6 +4,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { randomToken } from '@onramp/crypto';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
+
+import { AUTH_SCHEMA } from '../config';
 
 import { MerchantEntity } from './merchant.entity';
 import { SecretHasher } from './secret-hasher';
@@ -22,7 +25,7 @@ export class CreateMerchantUseCase {
     private readonly hasher: SecretHasher,
   ) {}
 
-  async execute(input: { name: string }): Promise<CreatedMerchant> {
+  async execute(input: { name: string }, actor: AdminActor): Promise<CreatedMerchant> {
     const secret = randomToken();
     const now = new Date();
     const merchant: MerchantEntity = {
@@ -33,7 +36,14 @@ export class CreateMerchantUseCase {
       createdAt: now,
       updatedAt: now,
     };
-    await this.dataSource.getRepository(MerchantEntity).insert(merchant);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(MerchantEntity).insert(merchant);
+      await recordAdminAction(manager, AUTH_SCHEMA, actor, {
+        action: 'merchant.create',
+        target: merchant.id,
+        after: { name: merchant.name },
+      });
+    });
     return {
       merchantId: merchant.id,
       merchantSecret: secret,

@@ -3,6 +3,9 @@ import { DataSource } from 'typeorm';
 
 import { randomToken } from '@onramp/crypto';
 import { notFound } from '@onramp/http';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
+
+import { AUTH_SCHEMA } from '../config';
 
 import { MerchantEntity } from './merchant.entity';
 import { SecretHasher } from './secret-hasher';
@@ -16,16 +19,27 @@ export class RotateMerchantSecretUseCase {
     private readonly hasher: SecretHasher,
   ) {}
 
-  async execute(merchantId: string): Promise<{ merchantId: string; merchantSecret: string }> {
+  async execute(
+    merchantId: string,
+    actor: AdminActor,
+  ): Promise<{ merchantId: string; merchantSecret: string }> {
     const secret = randomToken();
     const secretHash = await this.hasher.hash(secret);
-    const result = await this.dataSource
-      .getRepository(MerchantEntity)
-      .update(
+    await this.dataSource.transaction(async (manager) => {
+      const merchants = manager.getRepository(MerchantEntity);
+      const result = await merchants.update(
         { id: merchantId },
         { secretHash, updatedAt: new Date(), tokenVersion: () => '"token_version" + 1' },
       );
-    if (!result.affected) throw notFound('merchant not found');
+      if (!result.affected) throw notFound('merchant not found');
+      const { tokenVersion } = await merchants.findOneByOrFail({ id: merchantId });
+      await recordAdminAction(manager, AUTH_SCHEMA, actor, {
+        action: 'merchant.rotate-secret',
+        target: merchantId,
+        before: { tokenVersion: tokenVersion - 1 },
+        after: { tokenVersion }, // the secret itself is never recorded
+      });
+    });
     return { merchantId, merchantSecret: secret };
   }
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
 
-import { AdminGuard, CurrentOperator, Operator } from '@onramp/auth';
+import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
+import { AdminActor } from '@onramp/persistence';
 import { badRequest } from '@onramp/http';
 
 import { DecideKycUserUseCase, KycDecisionResult } from './decide-kyc-user.usecase';
@@ -22,13 +23,14 @@ export class AdminKycUsersController {
   async decision(
     @Param('uuid', uuidParam) uuid: string,
     @Body() input: KycDecisionDto,
-    @CurrentOperator() operator: Operator,
+    @CurrentAdminActor() actor: AdminActor,
   ): Promise<KycDecisionResult> {
     return this.decide.execute({
       userUuid: uuid.toLowerCase(),
       status: input.status,
       reason: input.reason.trim(),
-      decidedBy: operator.id, // as the gateway authenticated it
+      decidedBy: actor.operator, // as the gateway authenticated it
+      actor,
     });
   }
 }

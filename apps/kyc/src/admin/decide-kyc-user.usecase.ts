@@ -4,6 +4,9 @@ import { DataSource } from 'typeorm';
 import { KycStatus, Topics } from '@onramp/contracts';
 import { notFound } from '@onramp/http';
 import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
+
+import { KYC_SCHEMA } from '../config';
 
 import { KycUserEntity } from '../kyc-users/kyc-user.entity';
 import { KycDecision } from './kyc-decision.dto';
@@ -13,6 +16,7 @@ export interface DecideKycUserCommand {
   status: KycDecision;
   reason: string;
   decidedBy: string; // the operator, or later the KYC provider
+  actor?: AdminActor; // an operator's decision is also recorded in the admin audit log
 }
 
 export interface KycDecisionResult {
@@ -80,6 +84,13 @@ export class DecideKycUserUseCase {
           now,
         ],
       );
+      if (cmd.actor)
+        await recordAdminAction(manager, KYC_SCHEMA, cmd.actor, {
+          action: 'kyc-user.decide',
+          target: user.uuid,
+          before: { status: previousStatus },
+          after: { status: cmd.status, statusVersion },
+        });
       await this.outbox.append(manager, {
         type: Topics.KycUserStatusChanged,
         key: user.uuid,

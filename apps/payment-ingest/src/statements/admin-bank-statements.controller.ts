@@ -13,8 +13,9 @@ import {
 import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { DataSource } from 'typeorm';
 
-import { AdminGuard } from '@onramp/auth';
+import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
 import { badRequest, ProblemException } from '@onramp/http';
+import { AdminActor } from '@onramp/persistence';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { AssignCreditUseCase } from './assign-credit.usecase';
@@ -66,8 +67,9 @@ export class AdminBankStatementsController {
   async return(
     @Param('id', idParam) id: string,
     @Body() input: ReturnCreditDto,
+    @CurrentAdminActor() actor: AdminActor,
   ): Promise<{ returnId: string }> {
-    return this.returnCredit.execute(id.toLowerCase(), input.reason.trim());
+    return this.returnCredit.execute(id.toLowerCase(), input.reason.trim(), actor);
   }
 
   @Get('returns/:id/pain001')
@@ -82,21 +84,22 @@ export class AdminBankStatementsController {
   async assign(
     @Param('id', idParam) id: string,
     @Body() input: AssignCreditDto,
+    @CurrentAdminActor() actor: AdminActor,
   ): Promise<{ id: string; orderUuid: string; payedAmount: string }> {
-    return this.assignCredit.execute(id.toLowerCase(), input.orderUuid.toLowerCase());
+    return this.assignCredit.execute(id.toLowerCase(), input.orderUuid.toLowerCase(), actor);
   }
 
   // The raw camt.053 / camt.054 file, Content-Type application/xml.
   @Post('bank-statements')
   @HttpCode(201)
-  async upload(@Body() body: unknown): Promise<StatementCounts> {
+  async upload(@Body() body: unknown, @CurrentAdminActor() actor: AdminActor): Promise<StatementCounts> {
     if (typeof body !== 'string' || body.trim().length === 0) {
       throw new ProblemException(
         415,
         'send the camt.053 or camt.054 file itself with Content-Type: application/xml',
       );
     }
-    return this.ingest.execute(body);
+    return this.ingest.execute(body, actor);
   }
 
   // Credits that pay nothing and wait for the operator.

@@ -3,10 +3,11 @@ import { DataSource } from 'typeorm';
 
 import { compareDecimal } from '@onramp/money';
 import { conflict, notFound, ProblemException } from '@onramp/http';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { OutboxRelay } from '@onramp/messaging';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
-import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { lockReferenceKeys } from '../matching/reference-locks';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
@@ -27,6 +28,7 @@ export class AssignCreditUseCase {
   async execute(
     creditId: string,
     orderUuid: string,
+    actor: AdminActor,
   ): Promise<{ id: string; orderUuid: string; payedAmount: string }> {
     const result = await this.dataSource.transaction(async (manager) => {
       const ref = await manager.findOneBy(OpenReferenceEntity, { orderUuid });
@@ -62,6 +64,12 @@ export class AssignCreditUseCase {
       credit.suspenseReason = null;
       const outcome = await this.matcher.apply(manager, credit, locked, credit.amount);
       if (outcome !== 'confirmed') throw conflict('the credit could not pay the order');
+      await recordAdminAction(manager, PAYMENTS_SCHEMA, actor, {
+        action: 'bank-transaction.assign',
+        target: credit.id,
+        before: { suspense: true },
+        after: { orderUuid, payedAmount: credit.amount },
+      });
       return { id: credit.id, orderUuid, payedAmount: credit.amount };
     });
     this.relay.nudge();

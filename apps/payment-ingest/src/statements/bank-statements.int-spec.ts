@@ -229,6 +229,25 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     expect((await ret(big.id)).statusCode).toBe(409);
     expect((await ret(noIban.id)).statusCode).toBe(422);
 
+    // one audit record for the return that happened, with the operator and without the payer's data
+    const audit = await t.app.inject({
+      method: 'GET',
+      url: '/admin/audit-log',
+      headers: operatorHeaders('GET', '/admin/audit-log'),
+    });
+    const records = audit.json<{ action: string; target: string; operator: string }[]>();
+    expect(records.filter((r) => r.action === 'bank-transaction.return')).toEqual([
+      expect.objectContaining({
+        target: big.id,
+        operator: 'test-operator',
+        after: expect.objectContaining({ returnId }),
+      }),
+    ]);
+    expect(records.some((r) => r.action === 'bank-statement.upload')).toBe(true);
+    const payer = items.find((i) => i.id === big.id) as { payerIban?: string; payerName?: string };
+    if (payer.payerIban) expect(audit.body).not.toContain(payer.payerIban);
+    if (payer.payerName) expect(audit.body).not.toContain(payer.payerName);
+
     const file = await t.app.inject({
       method: 'GET',
       url: `/admin/returns/${returnId}/pain001`,

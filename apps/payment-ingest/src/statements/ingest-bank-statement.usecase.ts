@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { badRequest } from '@onramp/http';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { OutboxRelay } from '@onramp/messaging';
 import {
   BankStatement,
@@ -17,7 +18,7 @@ import {
 } from '@onramp/payments-domain';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
-import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
 
@@ -56,7 +57,7 @@ export class IngestBankStatementUseCase {
     }
   }
 
-  async execute(xml: string): Promise<StatementCounts> {
+  async execute(xml: string, actor: AdminActor): Promise<StatementCounts> {
     const statement = this.parse(xml);
     const credits = statement.transactions.filter(
       (t) => t.direction === 'CRDT' && t.status === 'BOOK' && !t.reversal && t.currency === 'EUR',
@@ -89,6 +90,11 @@ export class IngestBankStatementUseCase {
         `UPDATE "payments"."bank_statements" SET credits_booked = $2, credits_matched = $3, duplicates = $4 WHERE message_id = $1`,
         [statement.messageId, result.creditsBooked, result.creditsMatched, result.duplicates],
       );
+      await recordAdminAction(manager, PAYMENTS_SCHEMA, actor, {
+        action: 'bank-statement.upload',
+        target: statement.messageId,
+        after: { ...result, kind: statement.kind },
+      });
       return result;
     });
     if (counts.creditsMatched > 0) this.relay.nudge();

@@ -6,10 +6,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { conflict, notFound, ProblemException } from '@onramp/http';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { buildPain001Return } from '@onramp/payments-domain';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
-import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 
 // Sends a suspense credit back to its payer: records the return (one per credit, unique) with its
 // pain.001.001.09 in one transaction, then drops the file in the returns outbox for the bank.
@@ -24,7 +25,7 @@ export class ReturnCreditUseCase {
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
   ) {}
 
-  async execute(creditId: string, reason: string): Promise<{ returnId: string }> {
+  async execute(creditId: string, reason: string, actor: AdminActor): Promise<{ returnId: string }> {
     const account = this.config.collectionAccount;
     if (!account) {
       throw new ProblemException(
@@ -85,6 +86,13 @@ export class ReturnCreditUseCase {
           pain001,
         ],
       );
+      // the payer's name and IBAN stay out of the audit log: the return row has them
+      await recordAdminAction(manager, PAYMENTS_SCHEMA, actor, {
+        action: 'bank-transaction.return',
+        target: credit.id,
+        before: { suspense: true },
+        after: { returnId, amount: credit.amount, currency: credit.currency, reason },
+      });
       return { returnId, pain001 };
     });
     if (this.config.returnsOutbox) {

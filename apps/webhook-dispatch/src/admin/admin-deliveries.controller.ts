@@ -12,7 +12,8 @@ import {
 } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { AdminGuard } from '@onramp/auth';
+import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
+import { AdminActor } from '@onramp/persistence';
 import { badRequest, notFound, setPaginationHeaders } from '@onramp/http';
 
 import { RedeliverUseCase } from '../deliveries/redeliver.usecase';
@@ -46,9 +47,10 @@ export class AdminDeliveriesController {
   async redeliverOne(
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => badRequest('delivery id must be a UUID') }))
     id: string,
+    @CurrentAdminActor() actor: AdminActor,
   ): Promise<AdminDeliveryView> {
     const merchantId = await this.search.merchantOf(id);
     if (!merchantId) throw notFound('no such webhook delivery');
-    return { ...(await this.redeliver.execute(merchantId, id)), merchantId };
+    return { ...(await this.redeliver.execute(merchantId, id, actor)), merchantId };
   }
 }

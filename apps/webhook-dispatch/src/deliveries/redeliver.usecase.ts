@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { notFound, unprocessable } from '@onramp/http';
+import { AdminActor, recordAdminAction } from '@onramp/persistence';
+
+import { WEBHOOKS_SCHEMA } from '../config';
 
 import { DeliveryDispatcher } from '../dispatch/delivery-dispatcher';
 import { WebhookEndpointEntity } from '../endpoints/webhook-endpoint.entity';
@@ -17,7 +20,8 @@ export class RedeliverUseCase {
     private readonly dispatcher: DeliveryDispatcher,
   ) {}
 
-  async execute(merchantId: string, deliveryId: string): Promise<DeliveryView> {
+  // With an actor (an operator through the admin API) the redelivery is recorded in the audit log.
+  async execute(merchantId: string, deliveryId: string, actor?: AdminActor): Promise<DeliveryView> {
     const view = await this.dataSource.transaction(async (manager) => {
       await lockMerchant(manager, merchantId, 'exclusive');
       const deliveries = manager.getRepository(WebhookDeliveryEntity);
@@ -37,6 +41,13 @@ export class RedeliverUseCase {
         `UPDATE "webhooks"."deliveries" SET status = 'PENDING', next_attempt_at = now(), retry_from = now() WHERE id = $1`,
         [deliveryId],
       );
+      if (actor)
+        await recordAdminAction(manager, WEBHOOKS_SCHEMA, actor, {
+          action: 'webhook-delivery.redeliver',
+          target: deliveryId,
+          before: { merchantId, status: delivery.status },
+          after: { status: 'PENDING' },
+        });
       return toDeliveryView(await deliveries.findOneByOrFail({ id: deliveryId }));
     });
     this.dispatcher.nudge();

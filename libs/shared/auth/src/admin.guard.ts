@@ -84,3 +84,13 @@ export const CurrentOperator = createParamDecorator((_data: unknown, context: Ex
   if (!operator) throw new Error('CurrentOperator used on a route without AdminGuard');
   return operator;
 });
+
+// Who performs an admin action, for the audit log: the operator and the gateway's request id.
+export const CurrentAdminActor = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): { operator: string; requestId?: string } => {
+    const req = context.switchToHttp().getRequest<AdminRequest>();
+    if (!req.operator) throw new Error('CurrentAdminActor used on a route without AdminGuard');
+    const requestId = req.headers['x-request-id'];
+    return { operator: req.operator.id, requestId: typeof requestId === 'string' ? requestId : undefined };
+  },
+);

@@ -10,3 +10,4 @@ export * from './access-token-policy';
 export * from './revocation-cache';
 export * from './service-credential';
 export * from './auth-guard-problem-types';
+export * from './admin-audit.controller';

@@ -5,3 +5,4 @@ export * from './idempotency-store';
 export * from './typeorm-root';
 export * from './migration-lock';
 export * from './service-migrations';
+export * from './admin-audit';
