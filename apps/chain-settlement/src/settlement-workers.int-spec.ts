@@ -23,7 +23,7 @@ describe('chain-settlement: two workers, one hot wallet (integration)', () => {
   const apps: ChainSettlementTestApp[] = [];
   const work = [new Map<string, number>(), new Map<string, number>()]; // step results per instance
 
-  // Counts what each instance's steps did, to show that both took part.
+  // Counts what each instance's steps did (settlements signed, one by one or in batches), to show that both took part.
   const countResults = (app: ChainSettlementTestApp, tally: Map<string, number>) => {
     for (const step of [app.app.get(SignPendingStep), app.app.get(DriveInFlightStep)]) {
       const runOnce = step.runOnce.bind(step);
@@ -35,6 +35,13 @@ describe('chain-settlement: two workers, one hot wallet (integration)', () => {
           return result;
         });
     }
+    const signing = app.app.get(SignPendingStep);
+    const runBatch = signing.runBatch.bind(signing);
+    jest.spyOn(signing, 'runBatch').mockImplementation(async (skip: Set<string>, limit: number) => {
+      const result = await runBatch(skip, limit);
+      tally.set('signed', (tally.get('signed') ?? 0) + result.signed.length);
+      return result;
+    });
   };
 
   beforeAll(async () => {

@@ -13,6 +13,17 @@ export async function lockNextDue(
   skip: ReadonlySet<string>,
   orderBy: 'created' | 'nonce',
 ): Promise<SettlementEntity | null> {
+  return (await lockDue(manager, states, skip, orderBy, 1))[0] ?? null;
+}
+
+// Up to `limit` due settlements, locked as lockNextDue locks one.
+export async function lockDue(
+  manager: EntityManager,
+  states: SettlementState[],
+  skip: ReadonlySet<string>,
+  orderBy: 'created' | 'nonce',
+  limit: number,
+): Promise<SettlementEntity[]> {
   const qb = manager
     .createQueryBuilder(SettlementEntity, 's')
     .setLock('pessimistic_write')
@@ -22,7 +33,7 @@ export async function lockNextDue(
   if (skip.size > 0) qb.andWhere('NOT (s.orderUuid = ANY(:skip))', { skip: [...skip] });
   if (orderBy === 'nonce') qb.orderBy('s.nonce', 'ASC', 'NULLS LAST').addOrderBy('s.createdAt', 'ASC');
   else qb.orderBy('s.createdAt', 'ASC');
-  return qb.limit(1).getOne();
+  return qb.limit(limit).getMany();
 }
 
 // Keeps the settlement where it is and tries again later, saying why (for operators and alerts).

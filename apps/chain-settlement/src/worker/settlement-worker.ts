@@ -23,6 +23,9 @@ import { OnPicked, StepResult } from './step-result';
 
 // Upper bound of settlements one step handles per tick, so a backlog never starves shutdown.
 const MAX_PER_TICK = 50;
+// Settlements signed in one transaction under one signer lock. The nonces of a batch are
+// consecutive, and the in-flight step sends them in nonce order.
+const SIGN_BATCH = 50;
 
 // Drives settlements from PENDING to a receipt. Woken when a payment.confirmed handler committed a
 // new PENDING settlement; runs again at once while a pass did something; looks again after
@@ -90,13 +93,29 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   // while transactions only wait for receipts, the next look is SETTLEMENT_RECEIPT_POLL_MS away.
   async tick(): Promise<RoundOutcome> {
     if (!(await this.verifyChain())) return { busy: false };
-    const signing = await this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
+    const signing = await this.signBatch();
     const driving = await this.drain((skip, onPicked) => this.inFlight.runOnce(skip, onPicked));
     if (driving.finalized > 0) this.relay.nudge();
     return {
       busy: signing.progressed + driving.progressed > 0,
       recheckMs: driving.waiting > 0 ? this.config.receiptPollMs : undefined,
     };
+  }
+
+  // Signs what is due in one batch; if the batch fails (one settlement's FX quote or signature, the
+  // node), nothing of it was signed and the settlements are taken one by one instead, so the failure
+  // is recorded against the settlement that caused it and the others still go out.
+  private async signBatch(): Promise<{ progressed: number }> {
+    if (!this.running) return { progressed: 0 };
+    let signed: number;
+    try {
+      signed = (await this.signing.runBatch(new Set(), SIGN_BATCH)).signed.length;
+    } catch (err) {
+      this.log.warn(`signing a batch failed, signing one by one: ${describeChainError(err)}`);
+      return this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
+    }
+    if (signed > 0) crashPoint('after-sign');
+    return { progressed: signed };
   }
 
   private async drain(
