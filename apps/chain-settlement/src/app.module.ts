@@ -17,6 +17,7 @@ import { FxQuoteService } from './fx/fx-quote.service';
 import { FX_RATE_PROVIDER, StaticFxRateProvider } from './fx/fx-rate.provider';
 import { SettlementMetrics } from './metrics/settlement-metrics.service';
 import { PaymentConfirmedHandler } from './payments/payment-confirmed.handler';
+import { DriveInFlightBatchStep } from './worker/drive-in-flight-batch.step';
 import { DriveInFlightStep } from './worker/drive-in-flight.step';
 import { SettlementFinalizer } from './worker/settlement-finalizer.service';
 import { SettlementWorker } from './worker/settlement-worker';
@@ -45,6 +46,7 @@ import { SERVICE_DATABASE } from './database';
     TransactionReplacer,
     SettlementFinalizer,
     DriveInFlightStep,
+    DriveInFlightBatchStep,
     SettlementWorker,
     SettlementMetrics,
   ],

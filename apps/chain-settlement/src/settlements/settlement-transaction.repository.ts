@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 
 import { FeeParams } from '@onramp/settlement-domain';
 
@@ -34,6 +34,20 @@ export function transactionsOf(
   orderUuid: string,
 ): Promise<SettlementTransactionEntity[]> {
   return manager.find(SettlementTransactionEntity, { where: { orderUuid }, order: { id: 'ASC' } });
+}
+
+// The same for many settlements in one query, by order uuid.
+export async function transactionsOfMany(
+  manager: EntityManager,
+  orderUuids: string[],
+): Promise<Map<string, SettlementTransactionEntity[]>> {
+  const all = await manager.find(SettlementTransactionEntity, {
+    where: { orderUuid: In(orderUuids) },
+    order: { id: 'ASC' },
+  });
+  const byOrder = new Map<string, SettlementTransactionEntity[]>();
+  for (const t of all) byOrder.set(t.orderUuid, [...(byOrder.get(t.orderUuid) ?? []), t]);
+  return byOrder;
 }
 
 export async function markSent(manager: EntityManager, txHash: string): Promise<void> {

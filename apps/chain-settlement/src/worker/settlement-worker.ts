@@ -16,6 +16,7 @@ import { classifyChainError, describeChainError, retryDelayMs } from '@onramp/se
 import { ChainClient } from '../chain/chain.client';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { recordStepFailure } from '../settlements/settlement.repository';
+import { DriveInFlightBatchStep, InFlightBatchResult } from './drive-in-flight-batch.step';
 import { DriveInFlightStep } from './drive-in-flight.step';
 import { SignPendingStep } from './sign-pending.step';
 import { crashPoint } from './crash-point';
@@ -26,6 +27,8 @@ const MAX_PER_TICK = 50;
 // Settlements signed in one transaction under one signer lock. The nonces of a batch are
 // consecutive, and the in-flight step sends them in nonce order.
 const SIGN_BATCH = 50;
+// In-flight settlements whose receipts are looked up (and never-sent transactions sent) together.
+const IN_FLIGHT_BATCH = 100;
 
 // Drives settlements from PENDING to a receipt. Woken when a payment.confirmed handler committed a
 // new PENDING settlement; runs again at once while a pass did something; looks again after
@@ -45,6 +48,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     private readonly chain: ChainClient,
     private readonly signing: SignPendingStep,
     private readonly inFlight: DriveInFlightStep,
+    private readonly inFlightBatchStep: DriveInFlightBatchStep,
     private readonly relay: OutboxRelay,
     private readonly consumer: EventConsumer,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
@@ -94,12 +98,31 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   async tick(): Promise<RoundOutcome> {
     if (!(await this.verifyChain())) return { busy: false };
     const signing = await this.signBatch();
-    const driving = await this.drain((skip, onPicked) => this.inFlight.runOnce(skip, onPicked));
-    if (driving.finalized > 0) this.relay.nudge();
+    const batch = await this.inFlightBatch();
+    const driving = await this.drain(
+      (skip, onPicked) => this.inFlight.runOnce(skip, onPicked),
+      batch.handled,
+    );
+    if (batch.finalized + driving.finalized > 0) this.relay.nudge();
     return {
-      busy: signing.progressed + driving.progressed > 0,
-      recheckMs: driving.waiting > 0 ? this.config.receiptPollMs : undefined,
+      busy: signing.progressed + batch.sent + batch.finalized + driving.progressed > 0,
+      recheckMs: batch.handled.size + driving.waiting > 0 ? this.config.receiptPollMs : undefined,
     };
+  }
+
+  // The in-flight settlements in one batch (receipts, sends, finalization); what it leaves, and
+  // everything if it fails, is taken one by one by DriveInFlightStep.
+  private async inFlightBatch(): Promise<InFlightBatchResult> {
+    const none: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set() };
+    if (!this.running) return none;
+    try {
+      const result = await this.inFlightBatchStep.runBatch(IN_FLIGHT_BATCH);
+      if (result.sent > 0) crashPoint('awaiting-receipt');
+      return result;
+    } catch (err) {
+      this.log.warn(`driving a batch of transfers failed, one by one instead: ${describeChainError(err)}`);
+      return none;
+    }
   }
 
   // Signs what is due in one batch; if the batch fails (one settlement's FX quote or signature, the
@@ -120,8 +143,9 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
 
   private async drain(
     step: (skip: Set<string>, onPicked: OnPicked) => Promise<StepResult>,
+    done: ReadonlySet<string> = new Set(),
   ): Promise<{ progressed: number; waiting: number; finalized: number }> {
-    const skip = new Set<string>();
+    const skip = new Set<string>(done);
     const counts = { progressed: 0, waiting: 0, finalized: 0 };
     for (let i = 0; i < MAX_PER_TICK && this.running; i++) {
       let current: string | undefined;

@@ -1,0 +1,132 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { assertTransition, isStuck, outcomeOfReceipt, SettlementState } from '@onramp/settlement-domain';
+
+import { ChainClient, ChainReceipt } from '../chain/chain.client';
+import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
+import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
+import { markSent, transactionsOfMany } from '../settlements/settlement-transaction.repository';
+import { SettlementEntity } from '../settlements/settlement.entity';
+import { lockDue } from '../settlements/settlement.repository';
+import { crashPoint } from './crash-point';
+import { REBROADCAST_AFTER_MS } from './drive-in-flight.step';
+import { SettlementFinalizer } from './settlement-finalizer.service';
+
+export interface InFlightBatchResult {
+  sent: number; // never-sent transactions the node took
+  finalized: number;
+  // Settlements this pass dealt with completely; the rest (a send the node refused, a receipt short
+  // of confirmations, a rebroadcast or replacement that is due) go to DriveInFlightStep one by one.
+  handled: Set<string>;
+}
+
+// The common case of DriveInFlightStep for many settlements at once, in one transaction: the
+// receipts of every hash of every in-flight settlement in one batched JSON-RPC call; the stored,
+// never-sent transactions of those without a receipt sent together in nonce order (pipelined, one
+// HTTP round trip); the mined ones finalized. Only stored bytes are sent, and nothing is signed
+// here, so a batch that fails or rolls back can at worst send the same bytes again, which the
+// chain accepts once. Anything unusual is left to DriveInFlightStep, which knows the clues.
+@Injectable()
+export class DriveInFlightBatchStep {
+  private readonly log = new Logger('SettlementWorker');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly chain: ChainClient,
+    private readonly finalizer: SettlementFinalizer,
+    @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
+  ) {}
+
+  async runBatch(limit: number): Promise<InFlightBatchResult> {
+    return this.dataSource.transaction(async (manager) => {
+      const result: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set() };
+      const rows = await lockDue(manager, ['SIGNED', 'BROADCAST'], new Set(), 'nonce', limit);
+      if (rows.length === 0) return result;
+      const txsOf = await transactionsOfMany(
+        manager,
+        rows.map((s) => s.orderUuid),
+      );
+      const receipts = await Promise.all(
+        rows.map((s) => this.chain.receiptOfAny((txsOf.get(s.orderUuid) ?? []).map((t) => t.txHash))),
+      );
+
+      const unsent = rows.flatMap((s, i) => {
+        const current = txsOf.get(s.orderUuid)?.at(-1);
+        return !receipts[i] && current && current.firstSentAt === null ? [{ s, current }] : [];
+      });
+      await this.sendAll(manager, unsent, result);
+
+      const mined = rows.flatMap((s, i) => {
+        const receipt = receipts[i];
+        return receipt ? [{ s, receipt }] : [];
+      });
+      if (mined.length > 0) await this.finalizeAll(manager, mined, txsOf, result);
+
+      // Broadcast earlier and simply not mined yet: nothing to do until a rebroadcast or replacement is due.
+      for (const [i, s] of rows.entries()) {
+        const current = txsOf.get(s.orderUuid)?.at(-1);
+        if (receipts[i] || !current || current.firstSentAt === null || !s.broadcastAt) continue;
+        const rebroadcastDue = Date.now() - s.broadcastAt.getTime() >= REBROADCAST_AFTER_MS;
+        if (!rebroadcastDue && !isStuck(current.firstSentAt, new Date(), this.config.stuckAfterMs))
+          result.handled.add(s.orderUuid);
+      }
+      return result;
+    });
+  }
+
+  private async sendAll(
+    manager: EntityManager,
+    unsent: { s: SettlementEntity; current: SettlementTransactionEntity }[],
+    result: InFlightBatchResult,
+  ): Promise<void> {
+    if (unsent.length === 0) return;
+    // Issued together, so the provider sends them as one JSON-RPC batch, in nonce order.
+    const outcomes = await Promise.allSettled(
+      unsent.map(({ current }) => this.chain.broadcast(current.rawTx)),
+    );
+    if (outcomes.some((o) => o.status === 'fulfilled')) crashPoint('after-broadcast');
+    for (const [i, { s, current }] of unsent.entries()) {
+      if (outcomes[i]?.status !== 'fulfilled') continue; // the one-by-one step reads the error's clues
+      this.log.log(`order ${s.orderUuid}: broadcast ${current.txHash} (nonce ${current.nonce})`);
+      await markSent(manager, current.txHash);
+      let state: SettlementState = s.state;
+      if (state === 'SIGNED') {
+        assertTransition(state, 'BROADCAST');
+        state = 'BROADCAST';
+      }
+      await manager.update(
+        SettlementEntity,
+        { orderUuid: s.orderUuid },
+        { state, broadcastAt: new Date(), lastError: null, attempts: 0, updatedAt: new Date() },
+      );
+      result.sent++;
+      result.handled.add(s.orderUuid);
+    }
+  }
+
+  private async finalizeAll(
+    manager: EntityManager,
+    mined: { s: SettlementEntity; receipt: ChainReceipt }[],
+    txsOf: Map<string, SettlementTransactionEntity[]>,
+    result: InFlightBatchResult,
+  ): Promise<void> {
+    const head = await this.chain.blockNumber();
+    for (const { s, receipt } of mined) {
+      // Short of confirmations: the one-by-one step records the block and waits.
+      if (head - receipt.blockNumber + 1 < this.config.confirmations) continue;
+      const tx = txsOf.get(s.orderUuid)?.find((t) => t.txHash === receipt.txHash);
+      if (!tx) continue;
+      let state: SettlementState = s.state;
+      if (state === 'SIGNED') {
+        assertTransition(state, 'BROADCAST'); // a receipt proves the bytes reached the chain
+        state = 'BROADCAST';
+      }
+      const outcome = outcomeOfReceipt(receipt.status);
+      assertTransition(state, outcome);
+      await this.finalizer.finalize(manager, s, outcome, receipt, tx);
+      result.finalized++;
+      result.handled.add(s.orderUuid);
+    }
+  }
+}
