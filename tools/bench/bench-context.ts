@@ -28,13 +28,38 @@ export interface BenchContext {
 
 // Waits until the platform has nothing left to do: no unpublished outbox row in any schema and no
 // new inbox row for a second, so one probe's tail does not slow the next one down.
-export async function waitQuiet(ctx: BenchContext, timeoutMs = 120_000): Promise<void> {
+// Waits until the platform is idle: no outbox row unpublished, no inbox row being added, and no
+// payout or webhook left over from an earlier probe (settlements not yet final, deliveries due within
+// a lease), so one probe's tail does not slow the next. False when it gave up waiting.
+export async function waitQuiet(ctx: BenchContext, timeoutMs = 120_000): Promise<boolean> {
   const schemas = (
     await ctx.db.query<{ s: string }>(
       `SELECT table_schema AS s FROM information_schema.tables WHERE table_name = 'outbox'`,
     )
   ).rows.map((r) => r.s);
-  const count = async (): Promise<{ pending: number; handled: number }> => {
+  const tables = new Set(
+    (
+      await ctx.db.query<{ t: string }>(
+        `SELECT table_schema || '.' || table_name AS t FROM information_schema.tables
+         WHERE (table_schema, table_name) IN (('settlement', 'settlements'), ('webhooks', 'deliveries'))`,
+      )
+    ).rows.map((r) => r.t),
+  );
+  const queues = [
+    ...(tables.has('settlement.settlements')
+      ? [
+          `SELECT count(*) AS n FROM settlement.settlements
+           WHERE state IN ('SIGNED', 'BROADCAST') OR (state = 'PENDING' AND next_attempt_at <= now())`,
+        ]
+      : []),
+    ...(tables.has('webhooks.deliveries')
+      ? [
+          `SELECT count(*) AS n FROM webhooks.deliveries
+           WHERE status = 'PENDING' AND next_attempt_at <= now() + interval '30 seconds'`,
+        ]
+      : []),
+  ];
+  const count = async (): Promise<{ pending: number; handled: number; queued: number }> => {
     const q = schemas
       .map(
         (s) =>
@@ -42,23 +67,34 @@ export async function waitQuiet(ctx: BenchContext, timeoutMs = 120_000): Promise
       )
       .join(' UNION ALL ');
     const { rows } = await ctx.db.query<{ p: string; h: string }>(q);
-    return rows.reduce((a, r) => ({ pending: a.pending + Number(r.p), handled: a.handled + Number(r.h) }), {
-      pending: 0,
-      handled: 0,
-    });
+    let queued = 0;
+    for (const sql of queues) queued += Number((await ctx.db.query<{ n: string }>(sql)).rows[0]?.n ?? 0);
+    return rows.reduce(
+      (a, r) => ({ ...a, pending: a.pending + Number(r.p), handled: a.handled + Number(r.h) }),
+      {
+        pending: 0,
+        handled: 0,
+        queued,
+      },
+    );
   };
   const deadline = Date.now() + timeoutMs;
   let last = -1;
   let stableSince = Date.now();
+  let left = { pending: 0, queued: 0 };
   while (Date.now() < deadline) {
-    const { pending, handled } = await count();
+    const { pending, handled, queued } = await count();
+    left = { pending, queued };
     if (handled !== last) {
       last = handled;
       stableSince = Date.now();
-    } else if (pending === 0 && Date.now() - stableSince >= 1000) return;
+    } else if (pending === 0 && queued === 0 && Date.now() - stableSince >= 1000) return true;
     await sleep(200);
   }
-  ctx.log('the platform did not quiesce in time; going on');
+  ctx.log(
+    `the platform did not quiesce in time (${left.pending} events unpublished, ${left.queued} payouts or webhooks waiting); going on`,
+  );
+  return false;
 }
 
 export const ratioOf = (row: Row): number | undefined =>
