@@ -21,6 +21,8 @@ const ordersEnv = {
   ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),
   COLLECTION_IBAN: str({ optional: true }),
   COLLECTION_BIC: str({ optional: true }),
+  // The account holder: payer banks check it against the IBAN before an instant transfer.
+  COLLECTION_ACCOUNT_NAME: str({ optional: true }),
   KYC_SERVICE_URL: str({ default: `http://127.0.0.1:${defaultPorts.kycService}` }),
   // This service's own secret for service-to-service credentials (identity "orders"); the KYC
   // service lists it in SERVICE_CALLERS. Sandbox default: the published development secret.
@@ -35,6 +37,7 @@ export interface OrdersConfig {
   amountBounds: AmountBounds;
   collectionIban: string;
   collectionBic: string;
+  collectionAccountName: string;
   kycServiceUrl: string;
   serviceSecret?: string;
 }
@@ -51,6 +54,12 @@ export function loadOrdersConfig(source: NodeJS.ProcessEnv = process.env): Order
   if (production && !env.COLLECTION_BIC) problems.push('COLLECTION_BIC is required in production mode');
   const collectionIban = env.COLLECTION_IBAN || TEST_COLLECTION_IBAN;
   const collectionBic = env.COLLECTION_BIC || TEST_COLLECTION_BIC;
+  // the same defaults as payment-ingest's return debtor
+  const collectionAccountName = (
+    env.COLLECTION_ACCOUNT_NAME || (env.COLLECTION_IBAN ? 'Onramp Collections' : 'Onramp Sandbox Collections')
+  ).trim();
+  if (collectionAccountName.length > 70)
+    problems.push('COLLECTION_ACCOUNT_NAME must be at most 70 characters');
   if (compareDecimal(env.ORDER_MIN_AMOUNT, '0') <= 0)
     problems.push('ORDER_MIN_AMOUNT must be greater than 0');
   if (compareDecimal(env.ORDER_MIN_AMOUNT, env.ORDER_MAX_AMOUNT) > 0)
@@ -70,6 +79,7 @@ export function loadOrdersConfig(source: NodeJS.ProcessEnv = process.env): Order
     amountBounds: { min: env.ORDER_MIN_AMOUNT, max: env.ORDER_MAX_AMOUNT },
     collectionIban,
     collectionBic,
+    collectionAccountName,
     kycServiceUrl: env.KYC_SERVICE_URL.replace(/\/+$/, ''),
     serviceSecret: serviceSecretFor(env.ONRAMP_MODE, env.SERVICE_SECRET),
   };

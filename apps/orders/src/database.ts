@@ -4,6 +4,7 @@ import { ORDERS_SCHEMA } from './config';
 import { KycUserProjectionEntity } from './kyc/kyc-user-projection.entity';
 import { CreateOrders1750000200000 } from './migrations/1750000200000-create-orders';
 import { KycStatusVersion1763900000000 } from './migrations/1763900000000-kyc-status-version';
+import { OrderBeneficiaryName1764200000000 } from './migrations/1764200000000-order-beneficiary-name';
 import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
 import { OrderEntity } from './orders/order.entity';
 
@@ -12,5 +13,5 @@ import { OrderEntity } from './orders/order.entity';
 export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
   schema: ORDERS_SCHEMA,
   entities: [OrderEntity, OrderStatusHistoryEntity, KycUserProjectionEntity],
-  migrations: [CreateOrders1750000200000, KycStatusVersion1763900000000],
+  migrations: [CreateOrders1750000200000, KycStatusVersion1763900000000, OrderBeneficiaryName1764200000000],
 };

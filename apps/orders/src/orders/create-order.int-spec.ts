@@ -75,11 +75,13 @@ describe('POST /orders/create (integration)', () => {
       kycUserUuid: user,
       iban: 'DE89370400440532013000',
       bic: 'COBADEFFXXX',
+      beneficiaryName: 'Onramp Sandbox Collections',
       reference: expect.stringMatching(/^RF\d{2}[0-9A-Z]{18}$/),
       orderStatus: 'CREATED',
       status: 'CREATED',
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       updatedAt: order.createdAt,
+      epcQrPayload: `BCD\n002\n1\nSCT\nCOBADEFFXXX\nOnramp Sandbox Collections\nDE89370400440532013000\nEUR100.5\n\n${order.reference}`,
     });
     expect(isValidRfReference(order.reference)).toBe(true);
 

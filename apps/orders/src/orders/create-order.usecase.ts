@@ -78,8 +78,8 @@ export class CreateOrderUseCase {
            SELECT 1 FROM "orders"."kyc_users" WHERE uuid = $3::uuid AND merchant_id = $2::uuid AND status = 'APPROVED'
          ), o AS (
            INSERT INTO "orders"."orders"
-             (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic, status, created_at, updated_at)
-           SELECT $1::uuid, $2::uuid, $3::uuid, $4::numeric, 'EUR', $5, $6, $7, $8, 'CREATED', $9::timestamptz, $9::timestamptz
+             (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic, status, created_at, updated_at, beneficiary_name)
+           SELECT $1::uuid, $2::uuid, $3::uuid, $4::numeric, 'EUR', $5, $6, $7, $8, 'CREATED', $9::timestamptz, $9::timestamptz, $15
            FROM k
            ON CONFLICT DO NOTHING
            RETURNING uuid
@@ -102,6 +102,7 @@ export class CreateOrderUseCase {
           order.bic,
           order.createdAt,
           ...event.values,
+          order.beneficiaryName,
         ],
       );
       if (rows[0].created === 1) return { status: 201, body: presentOrder(order) };
@@ -155,6 +156,7 @@ export class CreateOrderUseCase {
       recipientAddress,
       iban: this.config.collectionIban,
       bic: this.config.collectionBic,
+      beneficiaryName: this.config.collectionAccountName,
       status: 'CREATED',
       payedAmount: null,
       payerAccountHolderName: null,

@@ -32,6 +32,10 @@ export class OrderEntity {
   @Column({ type: 'text' })
   bic!: string;
 
+  // the account holder of iban (null for orders created before it was recorded)
+  @Column({ name: 'beneficiary_name', type: 'text', nullable: true })
+  beneficiaryName!: string | null;
+
   @Column({ type: 'text' })
   status!: OrderStatus;
 

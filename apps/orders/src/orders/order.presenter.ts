@@ -1,5 +1,6 @@
 import { toWireNumber } from '@onramp/money';
 import { OrderStatus } from '@onramp/orders-domain';
+import { buildEpcQrPayload } from '@onramp/sepa';
 
 import { OrderEntity } from './order.entity';
 
@@ -13,6 +14,7 @@ export interface OrderResponse {
   kycUserUuid: string;
   iban: string;
   bic: string;
+  beneficiaryName?: string;
   reference: string;
   orderStatus: OrderStatus;
   status: OrderStatus;
@@ -24,6 +26,7 @@ export interface OrderResponse {
   failureReason?: string;
   completedAt?: string;
   failedAt?: string;
+  epcQrPayload?: string;
 }
 
 export function presentOrder(order: OrderEntity): OrderResponse {
@@ -35,6 +38,7 @@ export function presentOrder(order: OrderEntity): OrderResponse {
     kycUserUuid: order.kycUserUuid,
     iban: order.iban,
     bic: order.bic,
+    ...(order.beneficiaryName ? { beneficiaryName: order.beneficiaryName } : {}),
     reference: order.reference,
     orderStatus: order.status,
     status: order.status,
@@ -46,5 +50,18 @@ export function presentOrder(order: OrderEntity): OrderResponse {
     ...(order.failureReason !== null ? { failureReason: order.failureReason } : {}),
     ...(order.completedAt ? { completedAt: order.completedAt.toISOString() } : {}),
     ...(order.failedAt ? { failedAt: order.failedAt.toISOString() } : {}),
+    ...(order.status === 'CREATED' && order.beneficiaryName ? { epcQrPayload: epcQrPayloadOf(order) } : {}),
   };
+}
+
+// What a banking app reads from the QR code: account, holder, amount and the RF reference. Only an
+// order still waiting for its money has one (a finished order takes no payment).
+export function epcQrPayloadOf(order: OrderEntity): string {
+  return buildEpcQrPayload({
+    beneficiaryName: order.beneficiaryName ?? '',
+    iban: order.iban,
+    bic: order.bic,
+    amount: order.amount,
+    reference: order.reference,
+  });
 }

@@ -45,6 +45,13 @@ export class OrderResponseBody implements OrderResponse {
   @ApiProperty({ description: 'BIC of that account.', example: 'COBADEFFXXX' })
   bic!: string;
 
+  @ApiPropertyOptional({
+    description:
+      'Account holder of `iban` (the beneficiary name the end user enters; payer banks check it against the IBAN before an instant transfer).',
+    example: 'Onramp Collections GmbH',
+  })
+  beneficiaryName?: string;
+
   @ApiProperty({
     description:
       'SEPA payment reference the end user must use: an ISO 11649 creditor reference (`RF`, 2 check digits, up to 21 letters and digits), unique per order.',
@@ -103,4 +110,12 @@ export class OrderResponseBody implements OrderResponse {
 
   @ApiPropertyOptional({ description: 'When the order became `FAILED`.', format: 'date-time' })
   failedAt?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The EPC069-12 ("GiroCode") SEPA credit transfer payload of the payment details, while the order waits for its payment (`CREATED`). `GET /orders/{uuid}/payment-qr` draws it as a QR code.',
+    example:
+      'BCD\n002\n1\nSCT\nCOBADEFFXXX\nOnramp Collections GmbH\nDE89370400440532013000\nEUR100.5\n\nRF18539007547034',
+  })
+  epcQrPayload?: string;
 }

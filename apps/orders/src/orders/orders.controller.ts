@@ -16,13 +16,14 @@ import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { badRequest, conflict, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { encodeQr, qrToSvg } from '@onramp/sepa';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { CreateOrderUseCase } from './create-order.usecase';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderResponse } from './order.presenter';
-import { ApiCreateOrder, ApiGetPaymentDetails, ApiListOrders } from './orders.openapi';
+import { ApiCreateOrder, ApiGetPaymentDetails, ApiGetPaymentQr, ApiListOrders } from './orders.openapi';
 import { OrdersQueries } from './orders.queries';
 
 const uuidParam = new ParseUUIDPipe({
@@ -77,5 +78,23 @@ export class OrdersController {
     const order = await this.queries.getOne(merchantId, uuid);
     if (!order) throw notFound('order not found');
     return order;
+  }
+
+  @Get(':uuid/payment-qr')
+  @ApiGetPaymentQr()
+  async paymentQr(
+    @CurrentMerchant() merchantId: string,
+    @Param('uuid', uuidParam) uuid: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const order = await this.queries.getOne(merchantId, uuid);
+    if (!order) throw notFound('order not found');
+    if (!order.epcQrPayload) throw conflict(`order is ${order.status}: it takes no payment`);
+    void reply
+      .header('content-type', 'image/svg+xml; charset=utf-8')
+      .header('cache-control', 'private, no-store');
+    return qrToSvg(encodeQr(order.epcQrPayload), {
+      title: `Pay ${order.amount} EUR, reference ${order.reference}`,
+    });
   }
 }

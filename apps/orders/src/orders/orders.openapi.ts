@@ -1,5 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+} from '@nestjs/swagger';
 
 import {
   ApiIdempotencyKey,
@@ -98,5 +105,32 @@ export const ApiGetPaymentDetails = () =>
     ApiUuidParamProblem('uuid'),
     ApiProblemResponse(404, 'No order with this uuid belongs to the calling merchant.', {
       detail: 'order not found',
+    }),
+  );
+
+export const ApiGetPaymentQr = () =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getPaymentQr',
+      summary: 'Get the payment QR code',
+      description:
+        'An SVG QR code of the payment details (EPC069-12 "GiroCode", error correction M, the order\'s `epcQrPayload`): IBAN, BIC, beneficiary name, amount and the RF reference in the structured field. The end user scans it in a banking app instead of typing them. Only while the order is `CREATED`.',
+    }),
+    ApiParam({
+      name: 'uuid',
+      description: 'The order `uuid` from the create-order response.',
+      schema: { type: 'string', format: 'uuid' },
+    }),
+    ApiProduces('image/svg+xml'),
+    ApiOkResponse({
+      description: 'The QR code as an SVG image (black on white, with its quiet zone).',
+      content: { 'image/svg+xml': { schema: { type: 'string' } } },
+    }),
+    ApiUuidParamProblem('uuid'),
+    ApiProblemResponse(404, 'No order with this uuid belongs to the calling merchant.', {
+      detail: 'order not found',
+    }),
+    ApiProblemResponse(409, 'The order is `COMPLETED` or `FAILED`: it takes no payment.', {
+      detail: 'order is COMPLETED: it takes no payment',
     }),
   );

@@ -4,6 +4,5 @@ export * from './rf-reading';
 export * from './amount-policy';
 export * from './payer-name';
 export * from './pain001-return';
-export * from './epc-qr-payload';
 export * from './sepa-text';
 export * from './reference-matching';

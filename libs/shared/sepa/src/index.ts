@@ -1,1 +1,4 @@
 export * from './rf-reference';
+export * from './epc-qr-payload';
+export * from './qr/qr-code';
+export * from './qr/qr-svg';

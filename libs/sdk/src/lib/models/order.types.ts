@@ -23,6 +23,7 @@ export interface Order {
   kycUserUuid: string;
   iban: string;
   bic: string;
+  beneficiaryName?: string; // account holder of iban
   reference: string;
   orderStatus: OrderStatus;
   status: OrderStatus;
@@ -34,4 +35,5 @@ export interface Order {
   failureReason?: string;
   completedAt?: string;
   failedAt?: string;
+  epcQrPayload?: string; // EPC069-12 "GiroCode" payload, while CREATED
 }

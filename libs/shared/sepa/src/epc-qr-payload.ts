@@ -1,6 +1,6 @@
 import { fromScaled, toScaled } from '@onramp/money';
 
-import { isValidRfReference, normalizeReference } from '@onramp/sepa';
+import { isValidRfReference, normalizeReference } from './rf-reference';
 
 export interface EpcPaymentFields {
   beneficiaryName: string;
