@@ -2,7 +2,7 @@ import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 
 import { Order, verifyStandardWebhook, verifyWebhook } from '@onramp/sdk';
 
-import { createMerchant, kycUserBody } from './support/api-client';
+import { createMerchant, E2E_PAYER_IBAN, kycUserBody } from './support/api-client';
 import { e2e } from './support/env';
 import { TestMerchant } from './support/test-merchant';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -62,6 +62,7 @@ describe('order lifecycle through the gateway (seven processes, Kafka, Postgres,
       amount: 100.5,
       currency: 'EUR',
       payerName: 'Ada Lovelace',
+      payerIban: E2E_PAYER_IBAN, // the log scan after the run looks for it
       remittanceInformation: `order ${spaced} thanks`,
     });
     expect(api.lastResponse().status).toBe(202);

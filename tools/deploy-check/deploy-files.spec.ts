@@ -102,6 +102,7 @@ const NOT_IN_ENV = new Set([
   'ORDERS_CONSUMER_NAME',
   'SERVICE_SECRET', // a secret: wired by secretKeys from the app's Secret
   'OPERATOR_KEYS', // the gateway's Secret
+  'KYC_PREVIOUS_ENCRYPTION_KEYS', // a secret: kyc's Secret
 ]);
 
 describe('Helm chart values for every app variable', () => {

@@ -37,12 +37,14 @@ import { SERVICE_DATABASE } from './database';
     {
       provide: KycPiiCipher,
       inject: [KYC_CONFIG],
-      useFactory: (config: KycConfig) => new KycPiiCipher(new FieldCipher(config.encryptionKey)),
+      useFactory: (config: KycConfig) =>
+        new KycPiiCipher(new FieldCipher([config.encryptionKey, ...config.previousEncryptionKeys])),
     },
     {
       provide: IdempotentRequests,
-      inject: [DataSource],
-      useFactory: (ds: DataSource) => new IdempotentRequests(ds, KYC_SCHEMA),
+      inject: [DataSource, KycPiiCipher],
+      useFactory: (ds: DataSource, pii: KycPiiCipher) =>
+        new IdempotentRequests(ds, KYC_SCHEMA, pii.responseBodies),
     },
     AddKycUserUseCase,
     DecideKycUserUseCase,

@@ -22,6 +22,16 @@ describe('loadKycConfig', () => {
     ).toBe(realKey);
   });
 
+  it('reads the previous keys of the ring and names a bad one', () => {
+    const old = 'ab'.repeat(32);
+    expect(
+      loadKycConfig({ ...base, KYC_PREVIOUS_ENCRYPTION_KEYS: ` ${old} ,` }).previousEncryptionKeys,
+    ).toEqual([old]);
+    expect(() => loadKycConfig({ ...base, KYC_PREVIOUS_ENCRYPTION_KEYS: `${old},short` })).toThrow(
+      'KYC_PREVIOUS_ENCRYPTION_KEYS entry 2 must be 32 bytes',
+    );
+  });
+
   it('refuses a key of the wrong size', () => {
     expect(() => loadKycConfig({ ...base, KYC_ENCRYPTION_KEY: 'short' })).toThrow(
       'KYC_ENCRYPTION_KEY must be 32 bytes',

@@ -13,6 +13,9 @@ const kycEnv = {
   HOST: commonEnv.HOST,
   KYC_SERVICE_PORT: int({ default: defaultPorts.kycService, min: 0, max: 65535 }),
   KYC_ENCRYPTION_KEY: str({ optional: true }),
+  // Keys that sealed PII before KYC_ENCRYPTION_KEY, comma-separated: they still open it (each sealed
+  // value names its key id) until `npm run rekey` has re-sealed everything under the current key.
+  KYC_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
 };
 
 export interface KycConfig {
@@ -22,6 +25,7 @@ export interface KycConfig {
   host: string;
   port: number;
   encryptionKey: string;
+  previousEncryptionKeys: string[];
 }
 
 export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfig {
@@ -40,6 +44,18 @@ export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfi
       'invalid configuration: KYC_ENCRYPTION_KEY must be 32 bytes (64 hex chars or base64)',
     );
   }
+  const previous = env.KYC_PREVIOUS_ENCRYPTION_KEYS.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  for (const [i, old] of previous.entries()) {
+    try {
+      parseKey(old);
+    } catch {
+      throw new ConfigError(
+        `invalid configuration: KYC_PREVIOUS_ENCRYPTION_KEYS entry ${i + 1} must be 32 bytes (64 hex chars or base64)`,
+      );
+    }
+  }
   return {
     mode: env.ONRAMP_MODE,
     databaseUrl: env.DATABASE_URL,
@@ -47,6 +63,7 @@ export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfi
     host: env.HOST,
     port: env.KYC_SERVICE_PORT,
     encryptionKey: key,
+    previousEncryptionKeys: previous,
   };
 }
 

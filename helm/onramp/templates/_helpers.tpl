@@ -108,6 +108,7 @@ kyc:
   secretKeys:
     - { name: DATABASE_URL }
     - { name: KYC_ENCRYPTION_KEY }
+    - { name: KYC_PREVIOUS_ENCRYPTION_KEYS, optional: true }
     - { name: SERVICE_CALLERS, optional: true }
     - { name: METRICS_TOKEN, optional: true }
 orders:

@@ -26,3 +26,5 @@ export type {
   ReplayedDeadLetter,
   ReplayResult,
 } from './dead-letters/replay-dead-letters';
+export { rekeyKyc } from './rekey/rekey-kyc';
+export type { RekeyOptions, RekeyReport } from './rekey/rekey-kyc';

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-// After the e2e run: no secret the platform was given and no bearer token may appear in any app's
-// log. Secrets are looked for verbatim; tokens by their shape (a JWS: two base64url JSON parts).
+// After the e2e run: no secret the platform was given, no PII the specs sent (IBANs, names, email,
+// street) and no bearer token may appear in any app's log. Secrets are looked for verbatim; tokens by their shape (a JWS: two base64url JSON parts).
 const JWT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{20,}/;
 
 export interface LogFinding {

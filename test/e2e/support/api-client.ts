@@ -47,6 +47,16 @@ export async function fetchToken(
   return call(`${host}/auth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}` } });
 }
 
+// PII the specs send; the log scan after the run fails if any of it reached a log.
+export const E2E_PAYER_IBAN = 'GB33BUKB20201555555555';
+export const E2E_PII = {
+  'a payer IBAN': E2E_PAYER_IBAN,
+  "a payer's name": 'Ada Lovelace',
+  "another payer's name": 'Grace Hopper',
+  "an end user's email": 'ada@example.com',
+  "an end user's street": 'Unter den Linden 1',
+};
+
 export function kycUserBody(overrides: Partial<CreateKycUserRequest> = {}): CreateKycUserRequest {
   return {
     firstName: 'Ada',

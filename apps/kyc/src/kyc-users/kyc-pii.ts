@@ -1,4 +1,5 @@
 import { FieldCipher } from '@onramp/crypto';
+import { ResponseBodyCodec } from '@onramp/persistence';
 
 export const DOCUMENT_TYPES = ['PASSPORT', 'ID_CARD', 'DRIVING_LICENCE', 'RESIDENCE_PERMIT'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -42,4 +43,19 @@ export class KycPiiCipher {
   open(userUuid: string, sealed: string): KycPii {
     return JSON.parse(this.cipher.decrypt(sealed, userUuid)) as KycPii;
   }
+
+  // Idempotency records of POST /kyc/add: the replayed answer is the registration with its PII, so
+  // it is stored sealed ({"sealed": ...}), bound to its merchant and key. Rows from before sealing
+  // (plain JSON) still replay; `npm run rekey` seals them.
+  readonly responseBodies: ResponseBodyCodec = {
+    seal: (body, context) => ({ sealed: this.cipher.encrypt(JSON.stringify(body), context) }),
+    open: (stored, context) =>
+      isSealedBody(stored) ? (JSON.parse(this.cipher.decrypt(stored.sealed, context)) as unknown) : stored,
+  };
 }
+
+export const isSealedBody = (stored: unknown): stored is { sealed: string } =>
+  typeof stored === 'object' &&
+  stored !== null &&
+  typeof (stored as { sealed?: unknown }).sealed === 'string' &&
+  Object.keys(stored).length === 1;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
+import { Client } from 'pg';
+
 import { SERVICE_CREDENTIAL_HEADER, signServiceRequest } from '@onramp/auth';
 import { DEVELOPMENT_KEYS } from '@onramp/crypto';
 
@@ -166,6 +168,29 @@ describe('KYC users API (integration)', () => {
 
     const list = await t.app.inject({ method: 'GET', url: '/kyc/get-all', headers: auth(merchantId) });
     expect(list.json()).toHaveLength(1);
+
+    // the stored answer is sealed: no name, email, phone, street or document number in clear
+    const db = new Client({ connectionString: t.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ body: string; request_hash: string }>(
+        `SELECT response_body::text AS body, request_hash FROM kyc.idempotency_keys WHERE merchant_id = $1`,
+        [merchantId],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0].body).toMatch(/^\{"sealed": "v1\./);
+      for (const pii of [
+        'Jane',
+        'Doe',
+        'jane.doe@example.com',
+        '+4915112345678',
+        'Hauptstrasse',
+        'C01X00T47',
+      ])
+        expect(rows[0].body + rows[0].request_hash).not.toContain(pii);
+    } finally {
+      await db.end();
+    }
   });
 
   it('hides other merchants users and answers 400 for a malformed uuid', async () => {

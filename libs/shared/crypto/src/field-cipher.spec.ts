@@ -20,6 +20,19 @@ describe('FieldCipher', () => {
     expect(() => new FieldCipher(randomBytes(32).toString('base64')).decrypt(sealed, 'a')).toThrow();
   });
 
+  it('opens values of every key of its ring, seals with the first, and says which values are stale', () => {
+    const oldKey = randomBytes(32).toString('hex');
+    const newKey = randomBytes(32).toString('base64');
+    const before = new FieldCipher(oldKey).encrypt('Ada', 'u1');
+    const ring = new FieldCipher([newKey, oldKey]);
+    expect(ring.decrypt(before, 'u1')).toBe('Ada');
+    expect(ring.isStale(before)).toBe(true);
+    const after = ring.encrypt('Ada', 'u1');
+    expect(ring.isStale(after)).toBe(false);
+    expect(FieldCipher.keyIdOf(after)).toBe(ring.keyId);
+    expect(() => new FieldCipher(oldKey).decrypt(after, 'u1')).toThrow(/key id/);
+  });
+
   it('rejects short keys', () => {
     expect(() => new FieldCipher('abcd')).toThrow();
   });

@@ -1,14 +1,35 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // AES-256-GCM for secrets and PII at rest. Output: "v1.<keyId>.<iv>.<tag>.<ciphertext>" (base64url),
-// so a key rotation can tell which key sealed a value.
+// so a key rotation can tell which key sealed a value. A key ring: the first key seals, every key
+// opens what it sealed (found by its id), so a new key can be put first while older values are still
+// readable until a rekey has re-sealed them.
+export const keyIdOf = (key: Buffer): string =>
+  createHash('sha256').update(key).digest('base64url').slice(0, 8);
+
 export class FieldCipher {
   private readonly key: Buffer;
   readonly keyId: string;
+  private readonly ring: Map<string, Buffer>;
 
-  constructor(keyMaterial: string) {
-    this.key = parseKey(keyMaterial);
-    this.keyId = createHash('sha256').update(this.key).digest('base64url').slice(0, 8);
+  constructor(keyMaterial: string | readonly string[]) {
+    const materials = typeof keyMaterial === 'string' ? [keyMaterial] : keyMaterial;
+    if (materials.length === 0) throw new Error('a key ring needs at least one key');
+    const keys = materials.map(parseKey);
+    this.key = keys[0];
+    this.keyId = keyIdOf(this.key);
+    this.ring = new Map(keys.map((k) => [keyIdOf(k), k]));
+  }
+
+  // The id of the key that sealed a value (undefined when it is not a sealed value).
+  static keyIdOf(sealed: string): string | undefined {
+    const [version, keyId] = sealed.split('.');
+    return version === 'v1' ? keyId : undefined;
+  }
+
+  // True when the value was sealed by another key than the current one: a rekey re-seals it.
+  isStale(sealed: string): boolean {
+    return FieldCipher.keyIdOf(sealed) !== this.keyId;
   }
 
   encrypt(plaintext: string, associatedData = ''): string {
@@ -27,9 +48,9 @@ export class FieldCipher {
 
   decrypt(sealed: string, associatedData = ''): string {
     const [version, keyId, iv, tag, ct] = sealed.split('.');
-    if (version !== 'v1' || keyId !== this.keyId)
-      throw new Error('sealed value was not produced with this key');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    const key = version === 'v1' ? this.ring.get(keyId) : undefined;
+    if (!key) throw new Error(`sealed value was not produced with a key of this ring (key id ${keyId})`);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(associatedData));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 
-import { hashRequestBody, IdempotencyStore, StoredResponse } from '@onramp/persistence';
+import { hashRequestBody, IdempotencyStore, ResponseBodyCodec, StoredResponse } from '@onramp/persistence';
 
 import { badRequest, conflict } from './problem.exception';
 
@@ -19,8 +19,9 @@ export class IdempotentRequests {
   constructor(
     private readonly dataSource: DataSource,
     schema: string,
+    codec?: ResponseBodyCodec,
   ) {
-    this.store = new IdempotencyStore(schema);
+    this.store = new IdempotencyStore(schema, codec);
   }
 
   async execute(

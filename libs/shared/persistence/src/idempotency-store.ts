@@ -16,9 +16,25 @@ export function hashRequestBody(body: unknown): string {
     .digest('hex');
 }
 
+// How a response body is kept. A service whose answers carry PII (kyc) seals them; the default
+// keeps the JSON as is. `context` binds a sealed body to its merchant and key.
+export interface ResponseBodyCodec {
+  seal(body: unknown, context: string): unknown;
+  open(stored: unknown, context: string): unknown;
+}
+
+export const PLAIN_BODIES: ResponseBodyCodec = { seal: (body) => body, open: (stored) => stored };
+
+export const idempotencyContext = (merchantId: string, key: string): string =>
+  `idempotency:${merchantId}:${key}`;
+
 // Same key + same body -> the first response; same key + another body -> conflict (409).
+// The request is kept as a SHA-256 only.
 export class IdempotencyStore {
-  constructor(private readonly schema: string) {}
+  constructor(
+    private readonly schema: string,
+    private readonly codec: ResponseBodyCodec = PLAIN_BODIES,
+  ) {}
 
   async lookup(
     manager: EntityManager,
@@ -34,7 +50,8 @@ export class IdempotencyStore {
       );
     if (rows.length === 0) return { kind: 'miss' };
     if (rows[0].request_hash !== requestHash) return { kind: 'conflict' };
-    return { kind: 'replay', response: { status: rows[0].response_status, body: rows[0].response_body } };
+    const body = this.codec.open(rows[0].response_body, idempotencyContext(merchantId, key));
+    return { kind: 'replay', response: { status: rows[0].response_status, body } };
   }
 
   // Call inside the transaction that performs the write, so the key and the effect commit together;
@@ -49,7 +66,13 @@ export class IdempotencyStore {
     await manager.query(
       `INSERT INTO "${this.schema}"."idempotency_keys" (merchant_id, key, request_hash, response_status, response_body)
        VALUES ($1, $2, $3, $4, $5)`,
-      [merchantId, key, requestHash, response.status, JSON.stringify(response.body)],
+      [
+        merchantId,
+        key,
+        requestHash,
+        response.status,
+        JSON.stringify(this.codec.seal(response.body, idempotencyContext(merchantId, key))),
+      ],
     );
   }
 }

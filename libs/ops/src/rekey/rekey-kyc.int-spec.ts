@@ -1,0 +1,67 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+import { Client } from 'pg';
+
+import { FieldCipher } from '@onramp/crypto';
+import { idempotencyContext } from '@onramp/persistence';
+import { createDatabase } from '@onramp/testing';
+
+import { rekeyKyc } from './rekey-kyc';
+
+describe('rekeyKyc (real Postgres)', () => {
+  const oldKey = randomBytes(32).toString('hex');
+  const newKey = randomBytes(32).toString('hex');
+  let databaseUrl: string;
+  let db: Client;
+
+  beforeAll(async () => {
+    databaseUrl = await createDatabase(process.env['DATABASE_URL'] as string);
+    db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    // The two tables as kyc's migrations create them, reduced to the columns the rekey touches.
+    await db.query(`CREATE SCHEMA kyc`);
+    await db.query(`CREATE TABLE kyc.kyc_users (uuid UUID PRIMARY KEY, pii TEXT NOT NULL)`);
+    await db.query(`CREATE TABLE kyc.idempotency_keys (merchant_id UUID, key TEXT, response_body JSONB NOT NULL,
+      PRIMARY KEY (merchant_id, key))`);
+  });
+  afterAll(() => db?.end());
+
+  it('re-seals every user and idempotency record under the newest key, resumably, and seals plain records', async () => {
+    const old = new FieldCipher(oldKey);
+    const users = Array.from({ length: 5 }, () => randomUUID());
+    for (const uuid of users)
+      await db.query(`INSERT INTO kyc.kyc_users VALUES ($1, $2)`, [
+        uuid,
+        old.encrypt(`{"firstName":"Ada ${uuid}"}`, uuid),
+      ]);
+    const merchant = randomUUID();
+    await db.query(`INSERT INTO kyc.idempotency_keys VALUES ($1, 'plain', $2)`, [
+      merchant,
+      JSON.stringify({ uuid: users[0], firstName: 'Ada' }),
+    ]);
+    await db.query(`INSERT INTO kyc.idempotency_keys VALUES ($1, 'sealed', $2)`, [
+      merchant,
+      JSON.stringify({
+        sealed: old.encrypt('{"firstName":"Grace"}', idempotencyContext(merchant, 'sealed')),
+      }),
+    ]);
+
+    const first = await rekeyKyc({ databaseUrl, keys: [newKey, oldKey], batchSize: 2 });
+    expect(first).toMatchObject({ kycUsers: 5, idempotencyRecords: 2 });
+    expect(await rekeyKyc({ databaseUrl, keys: [newKey, oldKey] })).toMatchObject({
+      kycUsers: 0,
+      idempotencyRecords: 0,
+    });
+
+    const current = new FieldCipher(newKey); // the old key is no longer needed
+    const { rows } = await db.query<{ uuid: string; pii: string }>(`SELECT uuid, pii FROM kyc.kyc_users`);
+    for (const row of rows)
+      expect(current.decrypt(row.pii, row.uuid)).toBe(`{"firstName":"Ada ${row.uuid}"}`);
+    const records = await db.query<{ key: string; response_body: { sealed: string } }>(
+      `SELECT key, response_body FROM kyc.idempotency_keys ORDER BY key`,
+    );
+    expect(
+      records.rows.map((r) => current.decrypt(r.response_body.sealed, idempotencyContext(merchant, r.key))),
+    ).toEqual([JSON.stringify({ uuid: users[0], firstName: 'Ada' }), '{"firstName":"Grace"}']);
+  });
+});
