@@ -7,8 +7,8 @@ import { Kafka, logLevel } from 'kafkajs';
 import { loadKafkaClientConfig, loadKafkaTopicSettings, provisionTopics } from '@onramp/messaging';
 
 async function main(): Promise<void> {
-  const client = loadKafkaClientConfig();
-  const settings = loadKafkaTopicSettings();
+  const client = loadKafkaClientConfig(process.env);
+  const settings = loadKafkaTopicSettings(process.env);
   const kafka = new Kafka({
     clientId: 'onramp-kafka-topics',
     ...client,

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const since = values.since === undefined ? undefined : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) throw new ConfigError(`--since: not a date: "${values.since}"`);
   const result = await replayDeadLetters({
-    ...loadKafkaClientConfig(),
+    ...loadKafkaClientConfig(process.env),
     topics: values.topic,
     consumer: values.consumer,
     since,

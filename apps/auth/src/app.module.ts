@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 
-import { adminAuditController } from '@onramp/auth';
+import { adminAuditController, ServiceCallersModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
-import { MetricsController } from '@onramp/observability';
+import { MetricsController, MetricsModule } from '@onramp/observability';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminSigningKeysController } from './admin/admin-signing-keys.controller';
-import { AUTH_CONFIG, AUTH_SCHEMA, loadAuthConfig } from './config';
+import { AUTH_CONFIG, AUTH_SCHEMA, loadAuthConfig, loadAuthRuntime } from './config';
 import { JwksController } from './keys/jwks.controller';
 import { TokenRevocationsController } from './keys/token-revocations.controller';
 import { SigningKeysService } from './keys/signing-keys.service';
@@ -23,7 +23,15 @@ import { TokenController } from './token/token.controller';
 import { SERVICE_DATABASE } from './database';
 
 @Module({
-  imports: [typeOrmRootFor(() => ({ url: loadAuthConfig().databaseUrl, ...SERVICE_DATABASE }))],
+  imports: [
+    typeOrmRootFor(() => ({
+      url: loadAuthConfig().databaseUrl,
+      ...SERVICE_DATABASE,
+      ...loadAuthRuntime().database,
+    })),
+    ServiceCallersModule.forRoot(() => loadAuthRuntime().callers),
+    MetricsModule.forRoot(() => loadAuthRuntime().metrics),
+  ],
   controllers: [
     HealthController,
     MetricsController,

@@ -1,5 +1,9 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
+import { loadServiceCallers } from '@onramp/auth';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
+import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const AUTH_SCHEMA = 'auth';
 
@@ -81,3 +85,16 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthCon
 }
 
 export const isUuid = (value: string): boolean => UUID_RE.test(value);
+
+// What this app gives the shared libs, which never read the environment themselves.
+export function loadAuthRuntime(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    logging: loadLoggingConfig(source),
+    tracing: loadTracingConfig(source),
+    metrics: loadMetricsAccess(source),
+    callers: loadServiceCallers(source),
+    database: loadDatabaseRuntimeConfig(source),
+  };
+}
+
+export type AuthRuntime = ReturnType<typeof loadAuthRuntime>;

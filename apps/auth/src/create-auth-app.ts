@@ -4,17 +4,20 @@ import { FastifyRequest } from 'fastify';
 import { createHttpApp } from '@onramp/http';
 
 import { AppModule } from './app.module';
-import { AuthConfig } from './config';
+import { AuthRuntime } from './config';
 
 type BodyDone = (err: Error | null, body?: unknown) => void;
 
 // Our HTTP conventions, plus one OAuth nicety: token clients that send `Content-Type:
 // application/json` with no body get the empty body treated as `{}` instead of a 400.
-export async function createAuthApp(config: Pick<AuthConfig, 'logLevel'>): Promise<NestFastifyApplication> {
+export async function createAuthApp(
+  runtime: Pick<AuthRuntime, 'logging' | 'tracing'>,
+): Promise<NestFastifyApplication> {
   const app = await createHttpApp(AppModule, {
     name: 'auth',
     port: 0,
-    logLevel: config.logLevel,
+    logging: runtime.logging,
+    tracing: runtime.tracing,
     formBodies: true, // POST /auth/token: grant_type=client_credentials
   });
   const fastify = app.getHttpAdapter().getInstance();

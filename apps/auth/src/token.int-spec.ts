@@ -4,8 +4,10 @@ import { Controller, Get, Module, UseGuards } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { decode } from 'jsonwebtoken';
 
-import { CurrentMerchant, MerchantAuthGuard, MerchantAuthModule } from '@onramp/auth';
+import { CurrentMerchant, loadMerchantAuthConfig, MerchantAuthGuard, MerchantAuthModule } from '@onramp/auth';
 import { createHttpApp } from '@onramp/http';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTracingConfig } from '@onramp/observability';
 
 import { AuthHarness, basic, startAuthHarness } from './testing/auth-harness';
 
@@ -19,7 +21,10 @@ class WhoAmIController {
   }
 }
 
-@Module({ imports: [MerchantAuthModule], controllers: [WhoAmIController] })
+@Module({
+  imports: [MerchantAuthModule.forRoot(() => loadMerchantAuthConfig(process.env))],
+  controllers: [WhoAmIController],
+})
 class VerifierModule {}
 
 describe('POST /auth/token (real Postgres)', () => {
@@ -30,7 +35,12 @@ describe('POST /auth/token (real Postgres)', () => {
 
   beforeAll(async () => {
     h = await startAuthHarness(); // also points AUTH_URL at it, for the verifier's JWKS fetch
-    verifier = await createHttpApp(VerifierModule, { name: 'verifier', port: 0, logLevel: 'warn' });
+    verifier = await createHttpApp(VerifierModule, {
+      name: 'verifier',
+      port: 0,
+      logging: { ...loadLoggingConfig(process.env), level: 'warn' },
+      tracing: loadTracingConfig(process.env),
+    });
     await verifier.init();
     await verifier.getHttpAdapter().getInstance().ready();
   });

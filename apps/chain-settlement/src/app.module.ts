@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { HealthController } from '@onramp/http';
-import { MetricsController } from '@onramp/observability';
+import { MetricsController, MetricsModule } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
@@ -11,6 +11,7 @@ import {
   CHAIN_SETTLEMENT_CONFIG,
   ChainSettlementConfig,
   loadChainSettlementConfig,
+  loadChainSettlementRuntime,
   SETTLEMENT_SCHEMA,
 } from './config';
 import { FxQuoteService } from './fx/fx-quote.service';
@@ -27,8 +28,17 @@ import { SERVICE_DATABASE } from './database';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({ url: loadChainSettlementConfig().databaseUrl, ...SERVICE_DATABASE })),
-    MessagingModule.forService({ schema: SETTLEMENT_SCHEMA, service: 'chain-settlement' }),
+    typeOrmRootFor(() => ({
+      url: loadChainSettlementConfig().databaseUrl,
+      ...SERVICE_DATABASE,
+      ...loadChainSettlementRuntime().database,
+    })),
+    MessagingModule.forService({
+      schema: SETTLEMENT_SCHEMA,
+      service: 'chain-settlement',
+      transport: () => loadChainSettlementRuntime().transport,
+    }),
+    MetricsModule.forRoot(() => loadChainSettlementRuntime().metrics),
   ],
   controllers: [HealthController, MetricsController],
   providers: [

@@ -11,6 +11,10 @@ import {
   sandboxChainProblem,
   str,
 } from '@onramp/config';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
+import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const SETTLEMENT_SCHEMA = 'settlement';
 
@@ -142,3 +146,16 @@ function gweiToWei(gwei: string): bigint {
   if (wei <= 0n) throw new ConfigError('invalid configuration: SETTLEMENT_MAX_FEE_GWEI must be above 0');
   return wei;
 }
+
+// What this app gives the shared libs, which never read the environment themselves.
+export function loadChainSettlementRuntime(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    logging: loadLoggingConfig(source),
+    tracing: loadTracingConfig(source),
+    metrics: loadMetricsAccess(source),
+    transport: loadTransportConfig(source),
+    database: loadDatabaseRuntimeConfig(source),
+  };
+}
+
+export type ChainSettlementRuntime = ReturnType<typeof loadChainSettlementRuntime>;

@@ -2,6 +2,8 @@ import { adminApiKeyProblem, serviceSecretFor } from '@onramp/auth';
 import { bool, commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { DEFAULT_BODY_LIMIT } from '@onramp/http';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
 
 import { OperatorDirectory, parseOperatorKeys } from './admin/operator-directory';
 
@@ -71,6 +73,7 @@ export interface GatewayConfig {
   admin: { operators: OperatorDirectory; serviceSecret?: string };
   // Ingress deployments: one port, the listener picked by the Host header.
   hostRouting?: { baseHostname: string; kycHostname: string };
+  runtime: GatewayRuntime; // what the shared libs are given: logging, tracing, metrics access
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -124,6 +127,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
 
   return {
     mode: env.ONRAMP_MODE,
+    runtime: loadGatewayRuntime(source),
     logLevel: env.LOG_LEVEL,
     host: env.GATEWAY_HOST,
     ports: { base: env.BASE_PORT, kyc: env.KYC_PORT, admin: env.ADMIN_PORT },
@@ -156,3 +160,14 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
       : undefined,
   };
 }
+
+// What this app gives the shared libs, which never read the environment themselves.
+export function loadGatewayRuntime(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    logging: loadLoggingConfig(source),
+    tracing: loadTracingConfig(source),
+    metrics: loadMetricsAccess(source),
+  };
+}
+
+export type GatewayRuntime = ReturnType<typeof loadGatewayRuntime>;

@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyInstance } from 'fastify';
 
 import { createHttpApp } from '@onramp/http';
-import { loadMetricsAccess, metrics, registerMetricsRoute } from '@onramp/observability';
+import { metrics, registerMetricsRoute } from '@onramp/observability';
 
 import { registerAuditRoute } from './admin/audit-route';
 import { GatewayConfig } from './config';
@@ -29,7 +29,8 @@ export async function createListener(
     name: `gateway-${spec.name}`,
     port: 0,
     bodyLimit: config.bodyLimit,
-    logLevel: config.logLevel,
+    logging: config.runtime.logging,
+    tracing: config.runtime.tracing,
     trustProxy: (address) => config.trustedProxies.has(address),
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
@@ -40,7 +41,7 @@ export async function createListener(
   installRateLimit(fastify, config.rateLimits, isAdmin ? 'admin' : 'public');
   // The metrics of every listener of this process, readable on the loopback admin listener only.
   if (isAdmin) {
-    registerMetricsRoute(fastify, metrics, loadMetricsAccess());
+    registerMetricsRoute(fastify, metrics, config.runtime.metrics);
     registerAuditRoute(fastify, config, config.admin);
   }
   for (const set of spec.routeSets) {

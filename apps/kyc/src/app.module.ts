@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { adminAuditController, MerchantAuthModule } from '@onramp/auth';
+import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
 import { FieldCipher } from '@onramp/crypto';
 import { HealthController, IdempotentRequests } from '@onramp/http';
-import { MetricsController } from '@onramp/observability';
+import { MetricsController, MetricsModule } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
-import { KYC_CONFIG, KYC_SCHEMA, KycConfig, loadKycConfig } from './config';
+import { KYC_CONFIG, KYC_SCHEMA, KycConfig, loadKycConfig, loadKycRuntime } from './config';
 import { AdminKycUsersController } from './admin/admin-kyc-users.controller';
 import { DecideKycUserUseCase } from './admin/decide-kyc-user.usecase';
 import { InternalKycUsersController } from './internal/internal-kyc-users.controller';
@@ -20,9 +20,19 @@ import { SERVICE_DATABASE } from './database';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({ url: loadKycConfig().databaseUrl, ...SERVICE_DATABASE })),
-    MessagingModule.forService({ schema: KYC_SCHEMA, service: 'kyc' }),
-    MerchantAuthModule,
+    typeOrmRootFor(() => ({
+      url: loadKycConfig().databaseUrl,
+      ...SERVICE_DATABASE,
+      ...loadKycRuntime().database,
+    })),
+    MessagingModule.forService({
+      schema: KYC_SCHEMA,
+      service: 'kyc',
+      transport: () => loadKycRuntime().transport,
+    }),
+    MerchantAuthModule.forRoot(() => loadKycRuntime().merchantAuth),
+    ServiceCallersModule.forRoot(() => loadKycRuntime().callers),
+    MetricsModule.forRoot(() => loadKycRuntime().metrics),
   ],
   controllers: [
     HealthController,

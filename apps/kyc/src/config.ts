@@ -1,5 +1,10 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
+import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
+import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const KYC_SCHEMA = 'kyc';
 
@@ -68,3 +73,18 @@ export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfi
 }
 
 export const KYC_CONFIG = Symbol('KYC_CONFIG');
+
+// What this app gives the shared libs, which never read the environment themselves.
+export function loadKycRuntime(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    logging: loadLoggingConfig(source),
+    tracing: loadTracingConfig(source),
+    metrics: loadMetricsAccess(source),
+    callers: loadServiceCallers(source),
+    merchantAuth: loadMerchantAuthConfig(source),
+    transport: loadTransportConfig(source),
+    database: loadDatabaseRuntimeConfig(source),
+  };
+}
+
+export type KycRuntime = ReturnType<typeof loadKycRuntime>;

@@ -1,15 +1,21 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { MerchantAuthModule } from '@onramp/auth';
+import { MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
 import { HealthController, IdempotentRequests } from '@onramp/http';
-import { MetricsController } from '@onramp/observability';
+import { MetricsController, MetricsModule } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { systemClock } from '@onramp/orders-domain';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminOrdersController } from './admin/admin-orders.controller';
-import { loadOrdersConfig, ORDERS_CONFIG, ORDERS_SCHEMA, ordersConsumerName } from './config';
+import {
+  loadOrdersConfig,
+  loadOrdersRuntime,
+  ORDERS_CONFIG,
+  ORDERS_SCHEMA,
+  ordersConsumerName,
+} from './config';
 import { KycEventsHandler } from './events/kyc-events.handler';
 import { CLOCK, OrderTransitions } from './events/order-transitions';
 import { PaymentEventsHandler } from './events/payment-events.handler';
@@ -25,9 +31,19 @@ import { SERVICE_DATABASE } from './database';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({ url: loadOrdersConfig().databaseUrl, ...SERVICE_DATABASE })),
-    MessagingModule.forService({ schema: ORDERS_SCHEMA, service: ordersConsumerName() }),
-    MerchantAuthModule,
+    typeOrmRootFor(() => ({
+      url: loadOrdersConfig().databaseUrl,
+      ...SERVICE_DATABASE,
+      ...loadOrdersRuntime().database,
+    })),
+    MessagingModule.forService({
+      schema: ORDERS_SCHEMA,
+      service: ordersConsumerName(),
+      transport: () => loadOrdersRuntime().transport,
+    }),
+    MerchantAuthModule.forRoot(() => loadOrdersRuntime().merchantAuth),
+    ServiceCallersModule.forRoot(() => loadOrdersRuntime().callers),
+    MetricsModule.forRoot(() => loadOrdersRuntime().metrics),
   ],
   controllers: [
     HealthController,

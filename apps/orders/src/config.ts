@@ -1,8 +1,12 @@
 import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
-import { serviceSecretFor } from '@onramp/auth';
+import { loadMerchantAuthConfig, loadServiceCallers, serviceSecretFor } from '@onramp/auth';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { compareDecimal } from '@onramp/money';
 import { AmountBounds } from '@onramp/orders-domain';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
+import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const ORDERS_SCHEMA = 'orders';
 
@@ -92,3 +96,18 @@ export function ordersConsumerName(source: NodeJS.ProcessEnv = process.env): str
 }
 
 export const ORDERS_CONFIG = Symbol('ORDERS_CONFIG');
+
+// What this app gives the shared libs, which never read the environment themselves.
+export function loadOrdersRuntime(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    logging: loadLoggingConfig(source),
+    tracing: loadTracingConfig(source),
+    metrics: loadMetricsAccess(source),
+    callers: loadServiceCallers(source),
+    merchantAuth: loadMerchantAuthConfig(source),
+    transport: loadTransportConfig(source),
+    database: loadDatabaseRuntimeConfig(source),
+  };
+}
+
+export type OrdersRuntime = ReturnType<typeof loadOrdersRuntime>;

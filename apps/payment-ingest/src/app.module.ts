@@ -1,12 +1,17 @@
 import { Module } from '@nestjs/common';
 
-import { adminAuditController, MerchantAuthModule } from '@onramp/auth';
+import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
-import { MetricsController } from '@onramp/observability';
+import { MetricsController, MetricsModule } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
-import { loadPaymentIngestConfig, PAYMENT_INGEST_CONFIG, PAYMENTS_SCHEMA } from './config';
+import {
+  loadPaymentIngestConfig,
+  loadPaymentIngestRuntime,
+  PAYMENT_INGEST_CONFIG,
+  PAYMENTS_SCHEMA,
+} from './config';
 import { CreditMatcher } from './matching/credit-matcher';
 import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
 import { OrderExpirySweeper } from './expiry/order-expiry.sweeper';
@@ -23,9 +28,19 @@ import { XmlBodyParser } from './statements/xml-body';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({ url: loadPaymentIngestConfig().databaseUrl, ...SERVICE_DATABASE })),
-    MessagingModule.forService({ schema: PAYMENTS_SCHEMA, service: 'payment-ingest' }),
-    MerchantAuthModule,
+    typeOrmRootFor(() => ({
+      url: loadPaymentIngestConfig().databaseUrl,
+      ...SERVICE_DATABASE,
+      ...loadPaymentIngestRuntime().database,
+    })),
+    MessagingModule.forService({
+      schema: PAYMENTS_SCHEMA,
+      service: 'payment-ingest',
+      transport: () => loadPaymentIngestRuntime().transport,
+    }),
+    MerchantAuthModule.forRoot(() => loadPaymentIngestRuntime().merchantAuth),
+    ServiceCallersModule.forRoot(() => loadPaymentIngestRuntime().callers),
+    MetricsModule.forRoot(() => loadPaymentIngestRuntime().metrics),
   ],
   controllers: [
     HealthController,

@@ -1,4 +1,9 @@
 import { commonEnv, decimalString, defaultPorts, duration, int, loadEnv, str } from '@onramp/config';
+import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
+import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -62,3 +67,18 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
     orderTtlMs: env.ORDER_TTL,
   };
 }
+
+// What this app gives the shared libs, which never read the environment themselves.
+export function loadPaymentIngestRuntime(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    logging: loadLoggingConfig(source),
+    tracing: loadTracingConfig(source),
+    metrics: loadMetricsAccess(source),
+    callers: loadServiceCallers(source),
+    merchantAuth: loadMerchantAuthConfig(source),
+    transport: loadTransportConfig(source),
+    database: loadDatabaseRuntimeConfig(source),
+  };
+}
+
+export type PaymentIngestRuntime = ReturnType<typeof loadPaymentIngestRuntime>;

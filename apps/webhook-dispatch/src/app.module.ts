@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 
-import { adminAuditController, MerchantAuthModule } from '@onramp/auth';
+import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
-import { MetricsController } from '@onramp/observability';
+import { MetricsController, MetricsModule } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminDeliveriesController } from './admin/admin-deliveries.controller';
-import { loadWebhookConfig, WEBHOOK_CONFIG, WEBHOOKS_SCHEMA } from './config';
+import { loadWebhookConfig, loadWebhookRuntime, WEBHOOK_CONFIG, WEBHOOKS_SCHEMA } from './config';
 import { ListDeliveriesUseCase } from './deliveries/list-deliveries.usecase';
 import { RecordDeliveryUseCase } from './deliveries/record-delivery.usecase';
 import { RedeliverUseCase } from './deliveries/redeliver.usecase';
@@ -27,9 +27,19 @@ import { SERVICE_DATABASE } from './database';
 
 @Module({
   imports: [
-    typeOrmRootFor(() => ({ url: loadWebhookConfig().env.DATABASE_URL, ...SERVICE_DATABASE })),
-    MessagingModule.forService({ schema: WEBHOOKS_SCHEMA, service: 'webhook-dispatch' }),
-    MerchantAuthModule,
+    typeOrmRootFor(() => ({
+      url: loadWebhookConfig().env.DATABASE_URL,
+      ...SERVICE_DATABASE,
+      ...loadWebhookRuntime().database,
+    })),
+    MessagingModule.forService({
+      schema: WEBHOOKS_SCHEMA,
+      service: 'webhook-dispatch',
+      transport: () => loadWebhookRuntime().transport,
+    }),
+    MerchantAuthModule.forRoot(() => loadWebhookRuntime().merchantAuth),
+    ServiceCallersModule.forRoot(() => loadWebhookRuntime().callers),
+    MetricsModule.forRoot(() => loadWebhookRuntime().metrics),
   ],
   controllers: [
     HealthController,

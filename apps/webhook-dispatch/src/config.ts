@@ -1,6 +1,11 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey } from '@onramp/crypto';
 import { HOUR_MS, RetryPolicy } from '@onramp/webhooks-domain';
+import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
+import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
@@ -75,3 +80,18 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv = process.env): Webh
     leaseMs: env.WEBHOOK_TIMEOUT_MS + 30_000,
   };
 }
+
+// What this app gives the shared libs, which never read the environment themselves.
+export function loadWebhookRuntime(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    logging: loadLoggingConfig(source),
+    tracing: loadTracingConfig(source),
+    metrics: loadMetricsAccess(source),
+    callers: loadServiceCallers(source),
+    merchantAuth: loadMerchantAuthConfig(source),
+    transport: loadTransportConfig(source),
+    database: loadDatabaseRuntimeConfig(source),
+  };
+}
+
+export type WebhookRuntime = ReturnType<typeof loadWebhookRuntime>;

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 
-import { installAppLogger } from '@onramp/logging';
+import { installAppLogger, loadLoggingConfig } from '@onramp/logging';
 
 import { startWebhookDispatch } from './bootstrap';
 
 // First: with LOG_FORMAT=json even a configuration error at boot is a JSON line.
-installAppLogger('webhook-dispatch');
+installAppLogger('webhook-dispatch', loadLoggingConfig(process.env));
 
 startWebhookDispatch().catch((err: unknown) => {
   new Logger('webhook-dispatch').error(

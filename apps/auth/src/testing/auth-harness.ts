@@ -5,6 +5,7 @@ import { decode, JwtPayload, verify } from 'jsonwebtoken';
 
 import { createDatabase, operatorHeaders } from '@onramp/testing';
 
+import { loadAuthRuntime } from '../config';
 import { createAuthApp } from '../create-auth-app';
 
 // Integration-test helpers: the real auth app on a fresh database, and the calls tests repeat.
@@ -38,7 +39,10 @@ export function setEnv(vars: Record<string, string | undefined>): void {
 }
 
 export async function bootAuth(): Promise<NestFastifyApplication> {
-  const instance = await createAuthApp({ logLevel: 'warn' });
+  const instance = await createAuthApp({
+    ...loadAuthRuntime(),
+    logging: { ...loadAuthRuntime().logging, level: 'warn' },
+  });
   await instance.listen(0, '127.0.0.1');
   return instance;
 }

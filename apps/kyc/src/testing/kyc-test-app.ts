@@ -4,6 +4,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 
 import { createHttpApp } from '@onramp/http';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTracingConfig } from '@onramp/observability';
 import { createDatabase, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
 
 import { AppModule } from '../app.module';
@@ -22,7 +24,12 @@ export async function startKycTestApp(): Promise<KycTestApp> {
   const databaseUrl = await createDatabase(server, `kyc_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`);
   const issuer = await startTestTokenIssuer();
   Object.assign(process.env, { DATABASE_URL: databaseUrl, AUTH_URL: issuer.url, ONRAMP_MODE: 'sandbox' });
-  const app = await createHttpApp(AppModule, { name: 'kyc', port: 0, logLevel: 'warn' });
+  const app = await createHttpApp(AppModule, {
+    name: 'kyc',
+    port: 0,
+    logging: { ...loadLoggingConfig(process.env), level: 'warn' },
+    tracing: loadTracingConfig(process.env),
+  });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   process.env['DATABASE_URL'] = server;

@@ -6,6 +6,8 @@ import { Client } from 'pg';
 import { Topics } from '@onramp/contracts';
 
 import { createHttpApp } from '@onramp/http';
+import { loadLoggingConfig } from '@onramp/logging';
+import { loadTracingConfig } from '@onramp/observability';
 import { createDatabase, startGroupAtEnd, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
 
 import { KycServiceStub } from './kyc-service-stub';
@@ -41,7 +43,12 @@ export async function startOrdersTestApp(env: Record<string, string> = {}): Prom
   });
   // Imported only now: the module reads its consumer group name when it is loaded.
   const { AppModule } = await import('../app.module');
-  const app = await createHttpApp(AppModule, { name: 'orders', port: 0, logLevel: 'warn' });
+  const app = await createHttpApp(AppModule, {
+    name: 'orders',
+    port: 0,
+    logging: { ...loadLoggingConfig(process.env), level: 'warn' },
+    tracing: loadTracingConfig(process.env),
+  });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   process.env['DATABASE_URL'] = server;

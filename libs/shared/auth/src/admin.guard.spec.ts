@@ -6,7 +6,7 @@ import { ProblemException } from '@onramp/http';
 import { AdminGuard, gatewayAdminHeaders } from './admin.guard';
 import { presentedAdminKey } from './admin-key';
 import { formatOperator, Operator, parseOperator } from './operator';
-import { signServiceRequest } from './service-credential';
+import { loadServiceCallers, signServiceRequest } from './service-credential';
 
 describe('presentedAdminKey', () => {
   it('reads X-Admin-Key first, then a Bearer Authorization header in any case', () => {
@@ -37,7 +37,7 @@ describe('AdminGuard (sandbox: the development service secret)', () => {
     };
     const context = { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
     try {
-      new AdminGuard().canActivate(context);
+      new AdminGuard(loadServiceCallers({})).canActivate(context);
       return { status: 200, operator: req.operator };
     } catch (err) {
       return { status: err instanceof ProblemException ? err.getStatus() : -1 };

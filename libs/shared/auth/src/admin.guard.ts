@@ -1,4 +1,11 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import {
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+} from '@nestjs/common';
 
 import { ProblemException } from '@onramp/http';
 
@@ -6,8 +13,9 @@ import { AuthGuardProblemTypes } from './auth-guard-problem-types';
 
 import { formatOperator, Operator, OPERATOR_HEADER, parseOperator } from './operator';
 import {
-  loadServiceCallers,
+  SERVICE_CALLERS,
   SERVICE_CREDENTIAL_HEADER,
+  ServiceCallers,
   signServiceRequest,
   verifyServiceRequest,
 } from './service-credential';
@@ -44,9 +52,10 @@ export function gatewayAdminHeaders(
 @Injectable()
 export class AdminGuard implements CanActivate {
   private readonly log = new Logger(AdminGuard.name);
-  private readonly secret = loadServiceCallers()[GATEWAY_IDENTITY];
+  private readonly secret: string | undefined;
 
-  constructor() {
+  constructor(@Inject(SERVICE_CALLERS) callers: ServiceCallers) {
+    this.secret = callers[GATEWAY_IDENTITY];
     if (!this.secret) this.log.warn('SERVICE_CALLERS has no gateway entry: every /admin request is refused');
   }
 

@@ -9,5 +9,6 @@ export * from './admin.guard';
 export * from './access-token-policy';
 export * from './revocation-cache';
 export * from './service-credential';
+export * from './service-callers.module';
 export * from './auth-guard-problem-types';
 export * from './admin-audit.controller';

@@ -1,13 +1,26 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 
 import { MerchantAuthGuard } from './merchant-auth.guard';
-import { MerchantJwtStrategy } from './merchant-jwt.strategy';
+import { MERCHANT_AUTH_CONFIG, MerchantAuthConfig, MerchantJwtStrategy } from './merchant-jwt.strategy';
 
+// Merchant bearer tokens (MerchantAuthGuard), verified against the auth service the app's config
+// names. A thunk for apps whose module is still built before their config is parsed.
 @Global()
-@Module({
-  imports: [PassportModule],
-  providers: [MerchantJwtStrategy, MerchantAuthGuard],
-  exports: [MerchantAuthGuard],
-})
-export class MerchantAuthModule {}
+@Module({})
+export class MerchantAuthModule {
+  static forRoot(config: MerchantAuthConfig | (() => MerchantAuthConfig)): DynamicModule {
+    return {
+      module: MerchantAuthModule,
+      imports: [PassportModule],
+      providers: [
+        typeof config === 'function'
+          ? { provide: MERCHANT_AUTH_CONFIG, useFactory: config }
+          : { provide: MERCHANT_AUTH_CONFIG, useValue: config },
+        MerchantJwtStrategy,
+        MerchantAuthGuard,
+      ],
+      exports: [MerchantAuthGuard],
+    };
+  }
+}

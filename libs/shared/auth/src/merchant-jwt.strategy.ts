@@ -1,6 +1,6 @@
 import { KeyObject } from 'node:crypto';
 
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 
@@ -13,23 +13,36 @@ import { AccessTokenClaims, AuthenticatedMerchant, JWT_ALGORITHM } from './token
 
 export const MERCHANT_JWT = 'merchant-jwt';
 
+// Where merchant access tokens come from and whom they are for.
+export interface MerchantAuthConfig {
+  authUrl: string; // the auth service: its JWKS and revocation list
+  issuer: string;
+  audience: string;
+}
+
+export const MERCHANT_AUTH_CONFIG = Symbol('MERCHANT_AUTH_CONFIG');
+
+// The config parser: an app's config.ts calls it with the environment it was given.
+export function loadMerchantAuthConfig(source: NodeJS.ProcessEnv): MerchantAuthConfig {
+  const env = loadEnv(
+    { AUTH_URL: commonEnv.AUTH_URL, JWT_ISSUER: commonEnv.JWT_ISSUER, JWT_AUDIENCE: commonEnv.JWT_AUDIENCE },
+    source,
+  );
+  return { authUrl: env.AUTH_URL, issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE };
+}
+
 @Injectable()
 export class MerchantJwtStrategy extends PassportStrategy(Strategy, MERCHANT_JWT) {
   private readonly revocations: RevocationCache;
 
-  constructor() {
-    const env = loadEnv({
-      AUTH_URL: commonEnv.AUTH_URL,
-      JWT_ISSUER: commonEnv.JWT_ISSUER,
-      JWT_AUDIENCE: commonEnv.JWT_AUDIENCE,
-    });
-    const jwks = new JwksCache(`${env.AUTH_URL}/.well-known/jwks.json`);
-    const revocations = new RevocationCache(`${env.AUTH_URL}/.well-known/token-revocations`);
+  constructor(@Inject(MERCHANT_AUTH_CONFIG) config: MerchantAuthConfig) {
+    const jwks = new JwksCache(`${config.authUrl}/.well-known/jwks.json`);
+    const revocations = new RevocationCache(`${config.authUrl}/.well-known/token-revocations`);
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       algorithms: [JWT_ALGORITHM],
-      issuer: env.JWT_ISSUER,
-      audience: env.JWT_AUDIENCE,
+      issuer: config.issuer,
+      audience: config.audience,
       ignoreExpiration: false,
       // jsonwebtoken verifies with a KeyObject as well as a PEM; the typings only name string | Buffer.
       secretOrKeyProvider: (

@@ -4,6 +4,7 @@ import {
   applyDecorators,
   CanActivate,
   ExecutionContext,
+  Inject,
   Injectable,
   Logger,
   UseGuards,
@@ -88,7 +89,8 @@ export function serviceSecretFor(
   return mode === 'sandbox' ? DEVELOPMENT_KEYS.serviceSecret : undefined;
 }
 
-export function loadServiceCallers(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+// The config parser: an app's config.ts calls it with the environment it was given.
+export function loadServiceCallers(source: NodeJS.ProcessEnv): Record<string, string> {
   const env = loadEnv(
     { ONRAMP_MODE: commonEnv.ONRAMP_MODE, SERVICE_CALLERS: str({ optional: true }) },
     source,
@@ -104,12 +106,15 @@ export function loadServiceCallers(source: NodeJS.ProcessEnv = process.env): Rec
     : {};
 }
 
+// The callers this service accepts (ServiceCallersModule.forRoot, from the app's config).
+export const SERVICE_CALLERS = Symbol('SERVICE_CALLERS');
+export type ServiceCallers = Readonly<Record<string, string>>;
+
 @Injectable()
 export class ServiceCredentialGuard implements CanActivate {
   private readonly log = new Logger(ServiceCredentialGuard.name);
-  private readonly callers = loadServiceCallers();
 
-  constructor() {
+  constructor(@Inject(SERVICE_CALLERS) private readonly callers: ServiceCallers) {
     if (Object.keys(this.callers).length === 0)
       this.log.warn('SERVICE_CALLERS is not set: every /internal request is refused');
   }

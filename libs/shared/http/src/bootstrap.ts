@@ -3,8 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-import { installAppLogger, withLogContext } from '@onramp/logging';
-import { installHttpMetrics, installHttpTracing, installTracing } from '@onramp/observability';
+import { installAppLogger, LoggingConfig, withLogContext } from '@onramp/logging';
+import { installHttpMetrics, installHttpTracing, installTracing, TracingConfig } from '@onramp/observability';
 
 import { inspectInput } from './input-guard';
 import { ProblemDetailsFilter } from './problem.filter';
@@ -17,7 +17,8 @@ export interface HttpServiceOptions {
   port: number;
   host?: string;
   bodyLimit?: number;
-  logLevel?: string;
+  logging: LoggingConfig; // LOG_FORMAT and LOG_LEVEL, from the app's config
+  tracing: TracingConfig;
   // application/x-www-form-urlencoded bodies parsed into objects: only the OAuth token endpoint takes
   // them; everywhere else a form body is a 415 like any other non-JSON body.
   formBodies?: boolean;
@@ -97,7 +98,7 @@ export async function createHttpApp(
 ): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(module as never, createHttpAdapter(opts), {
     // LOG_FORMAT=json (production default): JSON lines; else Nest's console logger at LOG_LEVEL.
-    logger: installAppLogger(opts.name) ?? LEVELS[opts.logLevel ?? 'info'] ?? LEVELS.info,
+    logger: installAppLogger(opts.name, opts.logging) ?? LEVELS[opts.logging.level] ?? LEVELS.info,
     bufferLogs: false,
     // The parsers are ours (fastify's JSON + the form parser above); Nest's own would re-register
     // application/x-www-form-urlencoded at init() and fail with "already present".
@@ -106,13 +107,16 @@ export async function createHttpApp(
   applyHttpConventions(app);
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   installHttpMetrics(fastify, opts.name); // exposed by each app's MetricsController
-  installTracing({ serviceName: opts.name });
+  installTracing({ serviceName: opts.name, config: opts.tracing });
   installHttpTracing(fastify, opts.name);
   app.enableShutdownHooks();
   return app;
 }
 
-export async function listen(app: INestApplication, opts: HttpServiceOptions): Promise<void> {
+export async function listen(
+  app: INestApplication,
+  opts: Pick<HttpServiceOptions, 'name' | 'port' | 'host'>,
+): Promise<void> {
   await app.listen(opts.port, opts.host ?? '127.0.0.1');
   new Logger(opts.name).log(`listening on http://${opts.host ?? '127.0.0.1'}:${opts.port}`);
 }

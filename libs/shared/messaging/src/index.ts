@@ -2,6 +2,7 @@ export * from './ids';
 export * from './transport/event-transport';
 export * from './transport/kafka.transport';
 export * from './transport/kafka-client-config';
+export * from './transport/transport-config';
 export * from './transport/kafka-topics';
 export * from './transport/embedded/embedded.transport';
 export { EVENTBUS_SCHEMA } from './transport/embedded/eventbus-schema';

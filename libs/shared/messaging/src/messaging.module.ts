@@ -9,45 +9,36 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { commonEnv, int, loadEnv } from '@onramp/config';
-
 import { EventConsumer } from './inbox/event-consumer';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { OutboxWriter } from './outbox/outbox-writer';
 import { EmbeddedTransport } from './transport/embedded/embedded.transport';
 import { EVENT_TRANSPORT, EventTransport } from './transport/event-transport';
-import { loadKafkaClientConfig, loadKafkaTopicSettings } from './transport/kafka-client-config';
 import { KafkaTransport } from './transport/kafka.transport';
+import { TransportConfig } from './transport/transport-config';
 
 export interface MessagingModuleOptions {
   schema: string;
   service: string; // consumer group and client id
+  // From the app's config; a thunk for apps whose module is still built before their config is parsed.
+  transport: TransportConfig | (() => TransportConfig);
 }
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 
-export function createTransport(service: string): EventTransport {
-  const { EVENT_TRANSPORT } = loadEnv({ EVENT_TRANSPORT: commonEnv.EVENT_TRANSPORT });
-  if (EVENT_TRANSPORT === 'embedded') {
-    const env = loadEnv({
-      DATABASE_URL: commonEnv.DATABASE_URL,
-      KAFKA_PARTITIONS: commonEnv.KAFKA_PARTITIONS,
-    });
+export function createTransport(service: string, config: TransportConfig): EventTransport {
+  if (config.kind === 'embedded') {
     return new EmbeddedTransport({
-      databaseUrl: env.DATABASE_URL,
+      databaseUrl: config.databaseUrl,
       clientId: `onramp-${service}`,
-      partitions: env.KAFKA_PARTITIONS,
+      partitions: config.partitions,
     });
   }
-  const env = loadEnv({
-    // how long a crashed consumer holds its partitions before the group moves on (broker minimum 6 s)
-    KAFKA_SESSION_TIMEOUT_MS: int({ default: 30_000, min: 6_000 }),
-  });
   return new KafkaTransport({
-    ...loadKafkaClientConfig(),
-    ...loadKafkaTopicSettings(),
+    ...config.client,
+    ...config.topics,
     clientId: `onramp-${service}`,
-    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+    sessionTimeoutMs: config.sessionTimeoutMs,
   });
 }
 
@@ -90,7 +81,14 @@ export class MessagingModule {
       global: true,
       providers: [
         { provide: MESSAGING_OPTIONS, useValue: opts },
-        { provide: EVENT_TRANSPORT, useFactory: () => createTransport(opts.service) },
+        {
+          provide: EVENT_TRANSPORT,
+          useFactory: () =>
+            createTransport(
+              opts.service,
+              typeof opts.transport === 'function' ? opts.transport() : opts.transport,
+            ),
+        },
         { provide: OutboxWriter, useValue: new OutboxWriter(opts.schema) },
         {
           provide: OutboxRelay,

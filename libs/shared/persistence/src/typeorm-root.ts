@@ -10,10 +10,12 @@ import { waitForSchema } from './service-migrations';
 
 // Sandbox and `npm start` migrate at boot (under the migration lock); production waits for the
 // separate `migrate` step instead. DB_MIGRATE_AT_BOOT overrides either default.
-export function migrationBootPolicy(source: NodeJS.ProcessEnv = process.env): {
+export interface MigrationBootPolicy {
   migrateAtBoot: boolean;
   schemaWaitMs: number;
-} {
+}
+
+export function migrationBootPolicy(source: NodeJS.ProcessEnv): MigrationBootPolicy {
   const env = loadEnv(
     {
       ONRAMP_MODE: commonEnv.ONRAMP_MODE,
@@ -27,20 +29,32 @@ export function migrationBootPolicy(source: NodeJS.ProcessEnv = process.env): {
 
 // Connections one process may hold in its pool: a deployment sizes it per app so that every
 // replica's pool together stays under the server's max_connections (the Helm chart's budget).
-export function dbPoolSize(source: NodeJS.ProcessEnv = process.env): number {
+export function dbPoolSize(source: NodeJS.ProcessEnv): number {
   return loadEnv({ DB_POOL_SIZE: int({ default: 10, min: 1, max: 500 }) }, source).DB_POOL_SIZE;
 }
 
-// The service's one DataSource: its own schema, never synchronize.
-export function typeOrmRootFor(opts: () => ServiceDataSourceOptions): DynamicModule {
+// How a service process reaches its database, beyond the URL: what an app's config parses from
+// DB_POOL_SIZE, DB_MIGRATE_AT_BOOT and DB_SCHEMA_WAIT_SECONDS (both parsers above).
+export interface DatabaseRuntimeConfig {
+  poolSize: number;
+  boot: MigrationBootPolicy;
+}
+
+export function loadDatabaseRuntimeConfig(source: NodeJS.ProcessEnv): DatabaseRuntimeConfig {
+  return { poolSize: dbPoolSize(source), boot: migrationBootPolicy(source) };
+}
+
+export type ServiceDatabaseConfig = ServiceDataSourceOptions & DatabaseRuntimeConfig;
+
+// The service's one DataSource: its own schema, never synchronize. A thunk for apps whose module is
+// still built before their config is parsed (called per app instance, as tests change it between).
+export function typeOrmRootFor(config: ServiceDatabaseConfig | (() => ServiceDatabaseConfig)): DynamicModule {
+  const opts = (): ServiceDatabaseConfig => (typeof config === 'function' ? config() : config);
   return TypeOrmModule.forRootAsync({
-    useFactory: () => {
-      const o = opts();
-      return serviceDataSourceOptions({ ...o, poolSize: o.poolSize ?? dbPoolSize() });
-    },
+    useFactory: () => serviceDataSourceOptions(opts()),
     dataSourceFactory: async (options) => {
       const o = opts();
-      const policy = migrationBootPolicy();
+      const policy = o.boot;
       const log = new Logger(`migrations:${o.schema}`);
       if (!policy.migrateAtBoot) {
         const ds = await new DataSource(options!).initialize();

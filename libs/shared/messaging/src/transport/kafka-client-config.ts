@@ -32,7 +32,7 @@ export type ReadFile = (path: string) => string;
 const readUtf8: ReadFile = (path) => readFileSync(path, 'utf8');
 
 export function loadKafkaClientConfig(
-  source: NodeJS.ProcessEnv = process.env,
+  source: NodeJS.ProcessEnv,
   readFile: ReadFile = readUtf8,
 ): KafkaClientConfig {
   const env = loadEnv(kafkaClientEnvSpec, source);
@@ -102,7 +102,7 @@ export interface KafkaTopicSettings {
   topicsWaitMs: number;
 }
 
-export function loadKafkaTopicSettings(source: NodeJS.ProcessEnv = process.env): KafkaTopicSettings {
+export function loadKafkaTopicSettings(source: NodeJS.ProcessEnv): KafkaTopicSettings {
   const env = loadEnv(
     {
       KAFKA_PARTITIONS: commonEnv.KAFKA_PARTITIONS,

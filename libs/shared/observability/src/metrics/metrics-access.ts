@@ -11,7 +11,8 @@ export interface MetricsAccess {
   open: boolean;
 }
 
-export function loadMetricsAccess(source: NodeJS.ProcessEnv = process.env): MetricsAccess {
+// The config parser: an app's config.ts calls it with the environment it was given.
+export function loadMetricsAccess(source: NodeJS.ProcessEnv): MetricsAccess {
   const env = loadEnv({ ONRAMP_MODE: commonEnv.ONRAMP_MODE, METRICS_TOKEN: commonEnv.METRICS_TOKEN }, source);
   return { token: env.METRICS_TOKEN || undefined, open: env.ONRAMP_MODE === 'sandbox' };
 }
@@ -23,5 +24,7 @@ export function mayReadMetrics(access: MetricsAccess, authorization: string | un
   const presented = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   return presented !== undefined && timingSafeEqual(digest(presented), digest(access.token));
 }
+
+export const METRICS_ACCESS = Symbol('METRICS_ACCESS');
 
 export const METRICS_REFUSED = 'reading /metrics needs Authorization: Bearer <METRICS_TOKEN>';

@@ -1,16 +1,14 @@
-import { Controller, Get, Header, Headers, Logger, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject, Logger, UnauthorizedException } from '@nestjs/common';
 
-import { loadMetricsAccess, mayReadMetrics, METRICS_REFUSED } from './metrics-access';
+import { mayReadMetrics, METRICS_ACCESS, METRICS_REFUSED, MetricsAccess } from './metrics-access';
 import { metrics } from './metrics-registry';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus-format';
 
 // GET /metrics on a service's own port (never routed by the gateway), for Prometheus; behind
-// METRICS_TOKEN (see metrics-access.ts).
+// METRICS_TOKEN (see metrics-access.ts); the access comes from MetricsModule.forRoot.
 @Controller('metrics')
 export class MetricsController {
-  private readonly access = loadMetricsAccess();
-
-  constructor() {
+  constructor(@Inject(METRICS_ACCESS) private readonly access: MetricsAccess) {
     if (!this.access.token && !this.access.open)
       new Logger(MetricsController.name).warn('METRICS_TOKEN is not set: /metrics answers 401 to everyone');
   }

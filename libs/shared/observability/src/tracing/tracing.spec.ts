@@ -20,7 +20,11 @@ describe('trace context across HTTP and events', () => {
   const events: Record<string, string>[] = [];
 
   beforeAll(async () => {
-    installTracing({ serviceName: 'test', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    installTracing({
+      serviceName: 'test',
+      config: { exportOtlp: false },
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
     service = Fastify();
     installHttpTracing(service, 'orders');
     service.post('/orders/create', async () => {

@@ -9,11 +9,25 @@ export const TRACER_NAME = 'onramp';
 
 let provider: TracerProvider | undefined;
 
+// What the standard OTEL_* variables say about this process (the OTLP exporter reads the rest itself).
+export interface TracingConfig {
+  exportOtlp: boolean; // OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set
+  serviceName?: string; // OTEL_SERVICE_NAME, over the app's own name
+}
+
+// The config parser: an app's config.ts calls it with the environment it was given.
+export function loadTracingConfig(source: NodeJS.ProcessEnv): TracingConfig {
+  return {
+    exportOtlp: Boolean(source.OTEL_EXPORTER_OTLP_ENDPOINT || source.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+    ...(source.OTEL_SERVICE_NAME ? { serviceName: source.OTEL_SERVICE_NAME } : {}),
+  };
+}
+
 export interface TracingOptions {
   serviceName: string;
+  config: TracingConfig;
   // Tests pass an in-memory exporter's processor; otherwise OTLP when the endpoint is configured.
   spanProcessors?: SpanProcessor[];
-  env?: NodeJS.ProcessEnv;
 }
 
 // One tracer provider per process (under `npm start` the seven apps share it; the first one names
@@ -21,14 +35,11 @@ export interface TracingOptions {
 // with OTEL_EXPORTER_OTLP_ENDPOINT (OTLP over HTTP, the standard OTEL_* variables apply).
 export function installTracing(opts: TracingOptions): void {
   if (provider) return;
-  const env = opts.env ?? process.env;
   const processors =
     opts.spanProcessors ??
-    (env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
-      ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })]
-      : []);
+    (opts.config.exportOtlp ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] : []);
   provider = new TracerProvider({
-    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || opts.serviceName }),
+    resource: resourceFromAttributes({ 'service.name': opts.config.serviceName || opts.serviceName }),
     spanProcessors: processors,
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -1,0 +1,45 @@
+import { commonEnv, int, loadEnv } from '@onramp/config';
+
+import {
+  KafkaClientConfig,
+  KafkaTopicSettings,
+  loadKafkaClientConfig,
+  loadKafkaTopicSettings,
+  ReadFile,
+} from './kafka-client-config';
+
+// Which transport a service's events travel on, and how to reach it: what MessagingModule.forService
+// is given (EVENT_TRANSPORT and the Kafka or embedded settings, parsed once by the app's config).
+export type TransportConfig =
+  | { kind: 'embedded'; databaseUrl: string; partitions: number }
+  | {
+      kind: 'kafka';
+      client: KafkaClientConfig;
+      topics: KafkaTopicSettings;
+      sessionTimeoutMs: number; // how long a crashed consumer holds its partitions
+    };
+
+// The config parser: an app's config.ts calls it with the environment it was given.
+export function loadTransportConfig(source: NodeJS.ProcessEnv, readFile?: ReadFile): TransportConfig {
+  const { EVENT_TRANSPORT } = loadEnv({ EVENT_TRANSPORT: commonEnv.EVENT_TRANSPORT }, source);
+  if (EVENT_TRANSPORT === 'embedded') {
+    const env = loadEnv(
+      { DATABASE_URL: commonEnv.DATABASE_URL, KAFKA_PARTITIONS: commonEnv.KAFKA_PARTITIONS },
+      source,
+    );
+    return { kind: 'embedded', databaseUrl: env.DATABASE_URL, partitions: env.KAFKA_PARTITIONS };
+  }
+  const env = loadEnv(
+    {
+      // how long a crashed consumer holds its partitions before the group moves on (broker minimum 6 s)
+      KAFKA_SESSION_TIMEOUT_MS: int({ default: 30_000, min: 6_000 }),
+    },
+    source,
+  );
+  return {
+    kind: 'kafka',
+    client: loadKafkaClientConfig(source, readFile),
+    topics: loadKafkaTopicSettings(source),
+    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+  };
+}
