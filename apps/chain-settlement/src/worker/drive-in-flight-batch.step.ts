@@ -23,8 +23,8 @@ export interface InFlightBatchResult {
 
 // The common case of DriveInFlightStep for many settlements at once, in one transaction: the
 // receipts of every hash of every in-flight settlement in one batched JSON-RPC call; the stored,
-// never-sent transactions of those without a receipt sent together in nonce order (pipelined, one
-// HTTP round trip); the mined ones finalized. Only stored bytes are sent, and nothing is signed
+// never-sent transactions of those without a receipt sent back to back in nonce order, without a
+// database round trip between them; the mined ones finalized. Only stored bytes are sent, and nothing is signed
 // here, so a batch that fails or rolls back can at worst send the same bytes again, which the
 // chain accepts once. Anything unusual is left to DriveInFlightStep, which knows the clues.
 @Injectable()
@@ -81,13 +81,21 @@ export class DriveInFlightBatchStep {
     result: InFlightBatchResult,
   ): Promise<void> {
     if (unsent.length === 0) return;
-    // Issued together, so the provider sends them as one JSON-RPC batch, in nonce order.
-    const outcomes = await Promise.allSettled(
-      unsent.map(({ current }) => this.chain.broadcast(current.rawTx)),
-    );
-    if (outcomes.some((o) => o.status === 'fulfilled')) crashPoint('after-broadcast');
-    for (const [i, { s, current }] of unsent.entries()) {
-      if (outcomes[i]?.status !== 'fulfilled') continue; // the one-by-one step reads the error's clues
+    // One after the other in nonce order, never all at once: a node that gets a higher nonce before
+    // a lower one parks it as a gapped transaction, and anvil did not mine those until they were
+    // replaced (a minute later). The first refusal ends the batch: what follows it would be gapped;
+    // the one-by-one step reads the refusal's clues.
+    const sent: typeof unsent = [];
+    for (const item of unsent) {
+      try {
+        await this.chain.broadcast(item.current.rawTx);
+      } catch {
+        break;
+      }
+      sent.push(item);
+    }
+    if (sent.length > 0) crashPoint('after-broadcast');
+    for (const { s, current } of sent) {
       this.log.log(`order ${s.orderUuid}: broadcast ${current.txHash} (nonce ${current.nonce})`);
       await markSent(manager, current.txHash);
       let state: SettlementState = s.state;
