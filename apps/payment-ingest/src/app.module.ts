@@ -15,6 +15,7 @@ import {
 import { CreditMatcher } from './matching/credit-matcher';
 import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
 import { OrderExpirySweeper } from './expiry/order-expiry.sweeper';
+import { KycEventsHandler } from './payer-names/kyc-events.handler';
 import { OrderEventsHandler } from './references/order-events.handler';
 import { RecordSepaCreditUseCase } from './sandbox/record-sepa-credit.usecase';
 import { SandboxBankController } from './sandbox/sandbox-bank.controller';
@@ -61,6 +62,7 @@ import { XmlBodyParser } from './statements/xml-body';
     XmlBodyParser,
     ExpireOrdersUseCase,
     OrderExpirySweeper,
+    KycEventsHandler,
   ],
 })
 export class AppModule {}

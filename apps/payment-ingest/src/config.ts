@@ -1,9 +1,10 @@
-import { commonEnv, decimalString, defaultPorts, duration, int, loadEnv, str } from '@onramp/config';
+import { commonEnv, decimalString, defaultPorts, duration, int, loadEnv, oneOf, str } from '@onramp/config';
 import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
 import { loadLoggingConfig } from '@onramp/logging';
 import { loadTransportConfig } from '@onramp/messaging';
 import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
 import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { defaultPayerNamePolicy, PAYER_NAME_POLICIES, PayerNamePolicy } from '@onramp/payments-domain';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -21,6 +22,9 @@ const paymentIngestEnv = {
   COLLECTION_IBAN: str({ optional: true }),
   COLLECTION_BIC: str({ optional: true }),
   COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+  // OFF, WARN (recorded on the credit) or HOLD (a third-party payment waits in suspense); unset:
+  // HOLD in production, WARN in sandbox.
+  PAYER_NAME_POLICY: oneOf([...PAYER_NAME_POLICIES, ''] as const, { default: '' }),
   // An order unpaid this long after its creation fails ("order expired"); later money goes to suspense.
   ORDER_TTL: duration({ default: '7d', minMs: 1000 }),
   // Where each return's pain.001 is also written for the bank upload; unset: API download only.
@@ -39,6 +43,7 @@ export interface PaymentIngestConfig {
   collectionAccount: { iban: string; bic: string | null; name: string } | null;
   returnsOutbox: string | null;
   orderTtlMs: number;
+  payerNamePolicy: PayerNamePolicy;
 }
 
 export const PAYMENT_INGEST_CONFIG = Symbol('PAYMENT_INGEST_CONFIG');
@@ -65,6 +70,7 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
         : null,
     returnsOutbox: env.RETURNS_OUTBOX || null,
     orderTtlMs: env.ORDER_TTL,
+    payerNamePolicy: env.PAYER_NAME_POLICY || defaultPayerNamePolicy(env.ONRAMP_MODE),
   };
 }
 

@@ -6,6 +6,7 @@ import { CreatePaymentsTables1763800000000 } from './migrations/1763800000000-cr
 import { BankStatements1763900000000 } from './migrations/1763900000000-bank-statements';
 import { Returns1763900000001 } from './migrations/1763900000001-returns';
 import { OrderExpiry1764200000000 } from './migrations/1764200000000-order-expiry';
+import { PayerNames1764400000000 } from './migrations/1764400000000-payer-names';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
@@ -20,5 +21,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     Returns1763900000001,
     OrderExpiry1764200000000,
     CreateAdminAudit1764300000000,
+    PayerNames1764400000000,
   ],
 };

@@ -101,7 +101,7 @@ export class AddKycUserUseCase {
       type: Topics.KycUserRegistered,
       key: user.uuid,
       merchantId: cmd.merchantId,
-      data: { userUuid: user.uuid, status: user.status },
+      data: { userUuid: user.uuid, status: user.status, holderName: `${pii.firstName} ${pii.lastName}` },
     });
     return { status: 201, body: presentKycUser(user, pii) };
   }

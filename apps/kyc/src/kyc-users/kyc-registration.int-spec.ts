@@ -34,11 +34,11 @@ describe('KYC registration side effects (integration)', () => {
     const event = await recorder.waitForEvent('approved user event', (e) => e.key === approved.uuid);
     expect(event.topic).toBe('kyc.user.registered');
     expect(event.envelope).toMatchObject({ type: 'kyc.user.registered', version: 1, merchantId: merchant });
-    expect(event.envelope.data).toEqual({ userUuid: approved.uuid, status: 'APPROVED' });
+    expect(event.envelope.data).toEqual({ userUuid: approved.uuid, status: 'APPROVED', holderName: 'Jane Doe' });
     expect(event.headers['event-id']).toBe(event.envelope.id);
 
     const rejectedEvent = await recorder.waitForEvent('rejected user event', (e) => e.key === rejected.uuid);
-    expect(rejectedEvent.envelope.data).toEqual({ userUuid: rejected.uuid, status: 'REJECTED' });
+    expect(rejectedEvent.envelope.data).toEqual({ userUuid: rejected.uuid, status: 'REJECTED', holderName: 'Jane Doe' });
   });
 
   it('publishes nothing for a refused registration', async () => {

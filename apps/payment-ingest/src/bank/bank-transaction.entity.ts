@@ -59,6 +59,10 @@ export class BankTransactionEntity {
   @Column('text', { name: 'payer_iban', nullable: true })
   payerIban!: string | null;
 
+  // What the payer name policy found (MATCH, MISMATCH, UNKNOWN); null when nothing was compared.
+  @Column('text', { name: 'payer_name_check', nullable: true })
+  payerNameCheck!: 'MATCH' | 'MISMATCH' | 'UNKNOWN' | null;
+
   @Column('text')
   status!: BankTransactionStatus;
 

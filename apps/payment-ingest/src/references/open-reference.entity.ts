@@ -23,6 +23,10 @@ export class OpenReferenceEntity {
   @Column('text')
   currency!: string;
 
+  // the order's KYC user, whose name the payer name policy compares with (null: opened before it was kept)
+  @Column('uuid', { name: 'kyc_user_uuid', nullable: true })
+  kycUserUuid!: string | null;
+
   @Column('text', { name: 'recipient_address' })
   recipientAddress!: string;
 

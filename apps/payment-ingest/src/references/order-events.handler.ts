@@ -40,8 +40,8 @@ export class OrderEventsHandler implements OnModuleInit {
     await lockReferenceKeys(manager, [reference]);
     // created_at is the order's creation, from which ORDER_TTL counts (not when this event arrived)
     await manager.query(
-      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7)
+      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at, kyc_user_uuid)
+       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8)
        ON CONFLICT DO NOTHING`,
       [
         reference,
@@ -51,6 +51,7 @@ export class OrderEventsHandler implements OnModuleInit {
         data.currency,
         data.recipientAddress,
         new Date(event.occurredAt),
+        data.kycUserUuid,
       ],
     );
     const ref = await findReferenceForUpdate(manager, reference);

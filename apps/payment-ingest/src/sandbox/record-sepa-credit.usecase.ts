@@ -56,6 +56,7 @@ export class RecordSepaCreditUseCase {
       payerIban: input.payerIban ?? null,
       status: input.status,
       matchStatus: 'UNMATCHED',
+      payerNameCheck: null,
       matchedReference: null,
       matchedOrderUuid: null,
       createdAt: now,

@@ -21,6 +21,7 @@ import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
+import { checkPayerName } from '../payer-names/payer-name-check';
 
 export interface StatementCounts {
   messageId: string;
@@ -134,6 +135,7 @@ export class IngestBankStatementUseCase {
       payerIban: tx.debtorIban,
       status: 'BOOKED',
       matchStatus: 'UNMATCHED',
+      payerNameCheck: null,
       matchedReference: null,
       matchedOrderUuid: null,
       createdAt: now,
@@ -173,6 +175,22 @@ export class IngestBankStatementUseCase {
           suspenseReason: decision.reason,
           updatedAt: now,
         },
+      );
+      return 'suspense';
+    }
+    const name = await checkPayerName(
+      manager,
+      this.config.payerNamePolicy,
+      credit.payerName,
+      ref.kycUserUuid,
+    );
+    if (name.check)
+      await manager.update(BankTransactionEntity, { id: credit.id }, { payerNameCheck: name.check });
+    if (name.holds) {
+      await manager.update(
+        BankTransactionEntity,
+        { id: credit.id },
+        { matchedReference: ref.reference, suspenseReason: name.reason ?? null, updatedAt: now },
       );
       return 'suspense';
     }

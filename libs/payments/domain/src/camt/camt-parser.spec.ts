@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { CamtParseError } from './bank-statement';
 import { parseCamt } from './camt-parser';
+import { buildCamt054 } from './camt054-builder';
 
 const fixture = (name: string): string => readFileSync(join(__dirname, '../../fixtures', name), 'utf8');
 
@@ -155,5 +156,70 @@ describe('parseCamt', () => {
     const xml = mutate(fixture('camt053-001.08-fr-bank.xml'));
     expect(() => parseCamt(xml)).toThrow(CamtParseError);
     expect(() => parseCamt(xml)).toThrow(message);
+  });
+});
+
+describe('buildCamt054', () => {
+  it('writes a notification the parser reads back, references, names and amounts intact', () => {
+    const xml = buildCamt054({
+      messageId: 'TEST-054-1',
+      accountIban: 'NL91ABNA0417164300',
+      accountHolder: 'Onramp Collections B.V.',
+      createdAt: new Date('2026-11-23T10:00:00Z'),
+      credits: [
+        {
+          accountServicerRef: 'A1',
+          amount: '100.00',
+          debtorName: 'Zoë Ærø & Søn',
+          debtorIban: 'DE02120300000000202051',
+          structuredReference: 'RF18539007547034',
+        },
+        {
+          accountServicerRef: 'A2',
+          amount: '205.00',
+          debtorName: 'Jan de Vries',
+          debtorIban: 'NL20INGB0001234567',
+          unstructured: 'order rf18 5390 0754 7034 thanks',
+        },
+      ],
+    });
+    const statement = parseCamt(xml);
+    expect(statement).toMatchObject({ messageId: 'TEST-054-1', kind: 'camt.054', entryCount: 2 });
+    expect(
+      statement.transactions.map((t) => [
+        t.key,
+        t.amount,
+        t.debtorName,
+        t.debtorIban,
+        t.structuredReferences,
+        t.unstructured,
+        t.status,
+        t.direction,
+        t.accountIban,
+      ]),
+    ).toEqual([
+      [
+        'A1',
+        '100.00',
+        'Zoë Ærø & Søn',
+        'DE02120300000000202051',
+        ['RF18539007547034'],
+        null,
+        'BOOK',
+        'CRDT',
+        'NL91ABNA0417164300',
+      ],
+      [
+        'A2',
+        '205.00',
+        'Jan de Vries',
+        'NL20INGB0001234567',
+        [],
+        'order rf18 5390 0754 7034 thanks',
+        'BOOK',
+        'CRDT',
+        'NL91ABNA0417164300',
+      ],
+    ]);
   });
 });

@@ -1,0 +1,29 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { EventEnvelope, KycUserRegisteredV1, Topics } from '@onramp/contracts';
+import { EventConsumer } from '@onramp/messaging';
+
+// kyc.user.registered keeps the account holder names the payer name policy compares with. The
+// upsert is idempotent; an event without a name (written before it carried one) changes nothing.
+@Injectable()
+export class KycEventsHandler implements OnModuleInit {
+  constructor(private readonly consumer: EventConsumer) {}
+
+  onModuleInit(): void {
+    this.consumer.on(Topics.KycUserRegistered, (event, manager) => this.onRegistered(event, manager));
+  }
+
+  async onRegistered(
+    event: EventEnvelope<'kyc.user.registered', KycUserRegisteredV1>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const name = event.data.holderName?.trim();
+    if (!name) return;
+    await manager.query(
+      `INSERT INTO "payments"."kyc_holders" (user_uuid, merchant_id, holder_name) VALUES ($1, $2, $3)
+       ON CONFLICT (user_uuid) DO UPDATE SET holder_name = EXCLUDED.holder_name, updated_at = now()`,
+      [event.data.userUuid, event.merchantId, name],
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import { EntityManager } from 'typeorm';
+
+import { payerNameMatches, PayerNamePolicy } from '@onramp/payments-domain';
+
+export type PayerNameCheck = 'MATCH' | 'MISMATCH' | 'UNKNOWN';
+
+export interface PayerNameVerdict {
+  check: PayerNameCheck | null; // null: policy OFF, nothing compared
+  holds: boolean; // HOLD and not a match: the credit waits in suspense
+  reason?: 'PAYER_NAME_MISMATCH' | 'PAYER_NAME_UNKNOWN';
+}
+
+// Compares the payer with the KYC user of the order. Under HOLD a third-party payment (or one
+// whose user's name is not known here yet) pays nothing until an operator assigns or returns it;
+// under WARN it pays and the credit records the mismatch.
+export async function checkPayerName(
+  manager: EntityManager,
+  policy: PayerNamePolicy,
+  payerName: string,
+  kycUserUuid: string | null,
+): Promise<PayerNameVerdict> {
+  if (policy === 'OFF') return { check: null, holds: false };
+  const rows: { holder_name: string }[] = kycUserUuid
+    ? await manager.query(`SELECT holder_name FROM "payments"."kyc_holders" WHERE user_uuid = $1`, [
+        kycUserUuid,
+      ])
+    : [];
+  const holder = rows[0]?.holder_name;
+  const check: PayerNameCheck = !holder
+    ? 'UNKNOWN'
+    : payerNameMatches(payerName, holder)
+      ? 'MATCH'
+      : 'MISMATCH';
+  if (check === 'MATCH' || policy === 'WARN') return { check, holds: false };
+  return { check, holds: true, reason: check === 'UNKNOWN' ? 'PAYER_NAME_UNKNOWN' : 'PAYER_NAME_MISMATCH' };
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+
+import { EventEnvelope, KycUserRegisteredV1, OrderCreatedV1 } from '@onramp/contracts';
+import { buildCamt054 } from '@onramp/payments-domain';
+import { generateRfReference } from '@onramp/sepa';
+import { operatorHeaders } from '@onramp/testing';
+
+import { OrderEventsHandler } from '../references/order-events.handler';
+import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
+import { KycEventsHandler } from './kyc-events.handler';
+
+const RECIPIENT = '0x' + '3'.repeat(40);
+
+describe('payment-ingest: payer name policy HOLD (integration)', () => {
+  let t: PaymentIngestTestApp;
+  const merchant = randomUUID();
+  const envelope = <T>(type: string, data: T): EventEnvelope<never, T> =>
+    ({
+      id: randomUUID(),
+      type,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      merchantId: merchant,
+      data,
+    }) as unknown as EventEnvelope<never, T>;
+
+  const openOrder = async (
+    kycUserUuid: string,
+    amount: string,
+  ): Promise<{ orderUuid: string; reference: string }> => {
+    const orderUuid = randomUUID();
+    const reference = generateRfReference();
+    const data = { orderUuid, reference, amount, currency: 'EUR', recipientAddress: RECIPIENT, kycUserUuid };
+    await t.dataSource.transaction((m) =>
+      t.app
+        .get(OrderEventsHandler)
+        .onOrderCreated(
+          envelope('order.created', data) as unknown as EventEnvelope<'order.created', OrderCreatedV1>,
+          m,
+        ),
+    );
+    return { orderUuid, reference };
+  };
+
+  beforeAll(async () => {
+    t = await startPaymentIngestTestApp({ PAYER_NAME_POLICY: 'HOLD' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("pays the KYC user's own transfer (diacritics, order, middle name) and holds a third party and an unknown user", async () => {
+    const user = randomUUID();
+    const stranger = randomUUID();
+    const registered: KycUserRegisteredV1 = {
+      userUuid: user,
+      status: 'APPROVED',
+      holderName: 'Zoë Anne Müller',
+    };
+    await t.dataSource.transaction((m) =>
+      t.app.get(KycEventsHandler).onRegistered(envelope('kyc.user.registered', registered) as never, m),
+    );
+    const own = await openOrder(user, '100.00');
+    const thirdParty = await openOrder(user, '50.00');
+    const unknownUser = await openOrder(stranger, '20.00');
+    const xml = buildCamt054({
+      messageId: `NAMES-${randomUUID()}`,
+      accountIban: 'DE89370400440532013000',
+      accountHolder: 'Onramp Collections GmbH',
+      createdAt: new Date(),
+      credits: [
+        {
+          accountServicerRef: 'N1',
+          amount: '100.00',
+          debtorName: 'MUELLER ZOE',
+          debtorIban: 'DE02120300000000202051',
+          structuredReference: own.reference,
+        },
+        {
+          accountServicerRef: 'N2',
+          amount: '50.00',
+          debtorName: 'Hans Schmidt',
+          debtorIban: 'DE02500105170137075030',
+          structuredReference: thirdParty.reference,
+        },
+        {
+          accountServicerRef: 'N3',
+          amount: '20.00',
+          debtorName: 'Somebody Else',
+          debtorIban: 'DE12500105170648489890',
+          structuredReference: unknownUser.reference,
+        },
+      ],
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/bank-statements',
+      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
+      payload: xml,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ creditsBooked: 3, creditsMatched: 1 });
+    const rows: { ref: string; check: string; reason: string | null; status: string }[] =
+      await t.dataSource.query(
+        `SELECT account_servicer_ref AS ref, payer_name_check AS check, suspense_reason AS reason, match_status AS status
+       FROM payments.bank_transactions ORDER BY account_servicer_ref`,
+      );
+    expect(rows).toEqual([
+      { ref: 'N1', check: 'MATCH', reason: null, status: 'MATCHED' },
+      { ref: 'N2', check: 'MISMATCH', reason: 'PAYER_NAME_MISMATCH', status: 'UNMATCHED' },
+      { ref: 'N3', check: 'UNKNOWN', reason: 'PAYER_NAME_UNKNOWN', status: 'UNMATCHED' },
+    ]);
+  });
+});
