@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 
 import { createHttpApp } from '@onramp/http';
 import { loadLoggingConfig } from '@onramp/logging';
 import { loadTracingConfig } from '@onramp/observability';
-import { createDatabase, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
+import { createDatabase, dropDatabase, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
 
 import { AppModule } from '../app.module';
 
@@ -57,17 +56,4 @@ export function adultApplicant(overrides: Record<string, unknown> = {}): Record<
     document: { type: 'PASSPORT', number: 'C01X00T47', issuingCountry: 'DE', expiryDate: '2035-01-31' },
     ...overrides,
   };
-}
-
-// Suites leave nothing behind on a shared server.
-async function dropDatabase(serverUrl: string, databaseUrl: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(
-      `DROP DATABASE IF EXISTS ${client.escapeIdentifier(new URL(databaseUrl).pathname.slice(1))} WITH (FORCE)`,
-    );
-  } finally {
-    await client.end();
-  }
 }

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 
 import { Topics } from '@onramp/contracts';
 
 import { createHttpApp } from '@onramp/http';
 import { loadLoggingConfig } from '@onramp/logging';
 import { loadTracingConfig } from '@onramp/observability';
-import { createDatabase, startGroupAtEnd, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
+import {
+  createDatabase,
+  dropDatabase,
+  startGroupAtEnd,
+  startTestTokenIssuer,
+  TestTokenIssuer,
+} from '@onramp/testing';
 
 import { KycServiceStub } from './kyc-service-stub';
 
@@ -74,16 +79,3 @@ const CONSUMED = [
   Topics.TransferSucceeded,
   Topics.TransferFailed,
 ];
-
-// Suites leave nothing behind on a shared server.
-async function dropDatabase(serverUrl: string, databaseUrl: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(
-      `DROP DATABASE IF EXISTS ${client.escapeIdentifier(new URL(databaseUrl).pathname.slice(1))} WITH (FORCE)`,
-    );
-  } finally {
-    await client.end();
-  }
-}
