@@ -106,18 +106,16 @@ export class PartitionConsumer {
        WHERE partition = $1 AND seq > $2 AND topic = ANY($3) ORDER BY log.seq LIMIT $4`,
       [this.opts.partition, from.toString(), this.opts.topics, this.opts.batchSize],
     );
-    let skippedTo: bigint | undefined;
+    // One offset commit per batch, not per record: a crash before it redelivers the batch's handled
+    // records, which consumers dedupe by event id (their inbox), as they do Kafka's redeliveries.
+    let done: bigint | undefined;
     for (const row of rows) {
       const seq = BigInt(row.seq);
-      if (seq <= this.offsetOf(row.topic)) {
-        skippedTo = seq; // handled before, under a topic offset ahead of the others
-        continue;
-      }
-      if (!(await this.deliver(row))) return rows.length; // stopping: leave it for the next run
-      await this.commit(seq);
-      skippedTo = undefined;
+      // A record at or below its topic's offset was handled before, under an offset ahead of the others.
+      if (seq > this.offsetOf(row.topic) && !(await this.deliver(row))) break; // stopping: left for the next run
+      done = seq;
     }
-    if (skippedTo !== undefined) await this.commit(skippedTo);
+    if (done !== undefined) await this.commit(done);
     return rows.length;
   }
 
