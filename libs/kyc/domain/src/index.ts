@@ -1,1 +1,2 @@
 export * from './kyc-screening';
+export * from './calendar-date';
