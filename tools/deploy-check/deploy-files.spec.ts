@@ -12,6 +12,11 @@ import { ALL_TOPICS } from '@onramp/contracts';
 const root = join(__dirname, '..', '..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 
+// Where a service's config parser lives once it is a library (libs/<service>/feature).
+const CONFIG_FILES: Record<string, string> = {
+  'webhook-dispatch': 'libs/webhooks/feature/src/config.ts',
+};
+
 function helperBlock(name: string): string {
   const helpers = read('helm/onramp/templates/_helpers.tpl');
   const m = new RegExp(`{{- define "${name}" -}}\\n([\\s\\S]*?)\\n{{- end -}}`).exec(helpers);
@@ -44,7 +49,7 @@ describe('Helm chart', () => {
       orders: ['apps/orders/src/config.ts'],
       'payment-ingest': ['apps/payment-ingest/src/config.ts'],
       'chain-settlement': ['apps/chain-settlement/src/config.ts'],
-      'webhook-dispatch': ['apps/webhook-dispatch/src/config.ts'],
+      'webhook-dispatch': [CONFIG_FILES['webhook-dispatch']!],
     };
     for (const [app, spec] of Object.entries(schema.properties.apps.properties)) {
       const text = [...(sources[app] ?? []), 'libs/shared/config/src/common-env.ts'].map(read).join('\n');
@@ -114,7 +119,7 @@ describe('Helm chart values for every app variable', () => {
     };
     for (const [app, spec] of Object.entries(schema.properties.apps.properties)) {
       const declared = [
-        ...read(`apps/${app}/src/config.ts`).matchAll(
+        ...read(CONFIG_FILES[app] ?? `apps/${app}/src/config.ts`).matchAll(
           /\b([A-Z][A-Z0-9_]{3,}): (?:str|int|bool|oneOf|decimalString|commonEnv|port|address|secretKey)\b/g,
         ),
       ].map((m) => m[1]!);

@@ -1,13 +1,14 @@
 // The API documents are generated from the apps' own controllers and filtered by the gateway's
-// route table, so they describe what is really served. Only this tool imports apps.
+// route table, so they describe what is really served. Only this tool imports apps (webhook-dispatch
+// is a library already: its module is built from a sandbox config; the preview connects to nothing).
 /* eslint-disable @nx/enforce-module-boundaries */
 import { AppModule as AuthAppModule } from '../../apps/auth/src/app.module';
 import { isBlockedPath, ListenerName, ROUTE_TABLE } from '../../apps/gateway/src/routes';
 import { AppModule as KycAppModule } from '../../apps/kyc/src/app.module';
 import { AppModule as OrdersAppModule } from '../../apps/orders/src/app.module';
 import { AppModule as PaymentIngestAppModule } from '../../apps/payment-ingest/src/app.module';
-import { AppModule as WebhookDispatchAppModule } from '../../apps/webhook-dispatch/src/app.module';
 /* eslint-enable @nx/enforce-module-boundaries */
+import { loadWebhookConfig, WebhookDispatchModule } from '@onramp/webhooks-feature';
 
 export type PublicHost = Exclude<ListenerName, 'admin'>;
 
@@ -17,7 +18,7 @@ export const PUBLIC_APP_MODULES = [
   KycAppModule,
   OrdersAppModule,
   PaymentIngestAppModule,
-  WebhookDispatchAppModule,
+  WebhookDispatchModule.forRoot(loadWebhookConfig({ DATABASE_URL: 'postgres://api-docs.invalid/none' })),
 ];
 
 // True when the gateway forwards `method path` on this host (path as in OpenAPI, `{uuid}` style).

@@ -4,7 +4,7 @@ import { Producer } from 'kafkajs';
 
 import { operatorHeaders, waitFor } from '@onramp/testing';
 
-import { AdminDeliveryView } from '../deliveries/search-deliveries.usecase';
+import type { AdminDeliveryView } from '@onramp/webhooks-feature';
 import { orderCompleted, orderFailed, publish, testProducer } from '../testing/order-events';
 import { WebhookReceiver } from '../testing/webhook-receiver';
 import { startWebhookTestApp, WebhookTestApp } from '../testing/webhook-test-app';

@@ -7,7 +7,7 @@ import { uuidv7 } from '@onramp/messaging';
 import { waitFor } from '@onramp/testing';
 import { verifySignature, verifyStandardSignature } from '@onramp/webhooks-domain';
 
-import { DeliveryView } from '../deliveries/delivery.view';
+import type { DeliveryView } from '@onramp/webhooks-feature';
 import {
   orderCompleted,
   orderFailed,

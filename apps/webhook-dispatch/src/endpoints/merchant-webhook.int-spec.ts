@@ -5,7 +5,7 @@ import { Producer } from 'kafkajs';
 import { waitFor } from '@onramp/testing';
 import { verifySignature } from '@onramp/webhooks-domain';
 
-import { DeliveryView } from '../deliveries/delivery.view';
+import type { DeliveryView } from '@onramp/webhooks-feature';
 import { orderCompleted, publish, testProducer } from '../testing/order-events';
 import { WebhookReceiver } from '../testing/webhook-receiver';
 import { startWebhookTestApp, WebhookTestApp } from '../testing/webhook-test-app';

@@ -5,7 +5,7 @@ import { Producer } from 'kafkajs';
 import { EventEnvelope, OrderCompletedV2, OrderFailedV2, Topics } from '@onramp/contracts';
 import { envelope, produce, testKafka } from '@onramp/testing';
 
-import { OrderOutcomeEvent } from '../deliveries/order-webhook-body.presenter';
+import type { OrderOutcomeEvent } from '@onramp/webhooks-feature';
 
 export type OrderOutcomeEnvelope = OrderOutcomeEvent;
 

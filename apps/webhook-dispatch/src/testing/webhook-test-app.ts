@@ -13,9 +13,7 @@ import {
   TestTokenIssuer,
   waitFor,
 } from '@onramp/testing';
-
-import { AppModule } from '../app.module';
-import { WEBHOOKS_SCHEMA } from '../config';
+import { loadWebhookConfig, WEBHOOKS_SCHEMA, WebhookDispatchModule } from '@onramp/webhooks-feature';
 
 export interface WebhookTestApp {
   app: NestFastifyApplication;
@@ -39,29 +37,31 @@ export async function startWebhookTestApp(env: Record<string, string> = {}): Pro
     startTestTokenIssuer(),
     startGroupAtEnd(groupId, [Topics.OrderCompleted, Topics.OrderFailed]),
   ]);
-  Object.assign(process.env, {
+  // A config of its own, built from the suite's environment (Postgres and Kafka from the global
+  // setup) and what this test asks for; the process environment stays as it was.
+  const config = loadWebhookConfig({
+    ...process.env,
     ONRAMP_MODE: 'sandbox',
     ...env,
     DATABASE_URL: databaseUrl,
     AUTH_URL: issuer.url,
   });
-  try {
-    const app = await startServiceTestApp(AppModule, { schema: WEBHOOKS_SCHEMA, groupId: groupId });
-    const messaging = app.get(MessagingLifecycle);
-    await waitFor(() => messaging.isReady(), {
-      timeoutMs: 60_000,
-      description: 'the consumer group to join',
-    });
-    return {
-      app,
-      issuer,
-      dataSource: app.get(DataSource),
-      close: async () => {
-        await app.close();
-        await issuer.close();
-      },
-    };
-  } finally {
-    process.env['DATABASE_URL'] = server;
-  }
+  const app = await startServiceTestApp(WebhookDispatchModule.forRoot(config), {
+    schema: WEBHOOKS_SCHEMA,
+    groupId: groupId,
+  });
+  const messaging = app.get(MessagingLifecycle);
+  await waitFor(() => messaging.isReady(), {
+    timeoutMs: 60_000,
+    description: 'the consumer group to join',
+  });
+  return {
+    app,
+    issuer,
+    dataSource: app.get(DataSource),
+    close: async () => {
+      await app.close();
+      await issuer.close();
+    },
+  };
 }

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 
+import { loadWebhookConfig, startWebhookDispatch } from '@onramp/webhooks-feature';
+
 import type { AppName } from './platform';
 
 export interface Closable {
@@ -8,26 +10,39 @@ export interface Closable {
 
 export type AppStarter = () => Promise<Closable | Closable[]>;
 
-// Each app's apps/<name>/src/bootstrap.ts exports one of these (main.ts calls the same function).
-const STARTERS: Record<AppName, string> = {
+// Starts one service from the environment the runner built for it, as its main.ts does from
+// process.env: parse the service's config, pass it to its start function.
+export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Closable[]>;
+
+// Services that are libraries (libs/<service>/feature), imported like any other. Moving a service
+// here (docs/architecture.md, "Moving a service") removes it from LEGACY_STARTERS below.
+const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
+  'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
+};
+
+// The apps not moved yet: each apps/<name>/src/bootstrap.ts exports one of these, which reads its
+// config from process.env (so the runner still writes its environment there for them).
+const LEGACY_STARTERS: Partial<Record<AppName, string>> = {
   auth: 'startAuth',
   kyc: 'startKyc',
   orders: 'startOrders',
   'payment-ingest': 'startPaymentIngest',
   'chain-settlement': 'startChainSettlement',
-  'webhook-dispatch': 'startWebhookDispatch',
   gateway: 'startGateway',
 };
 
-// A plugin load by path at runtime: the runner is tooling and must not depend on apps at build time
-// (Nx forbids importing an app), yet in embedded mode it hosts all of them in its own process.
-// Needs a TypeScript require hook in place (swc-node under `npm start`, Jest's under the e2e suite).
-export function loadAppStarter(root: string, name: AppName): AppStarter {
+export function loadAppStarter(root: string, name: AppName, env: NodeJS.ProcessEnv): AppStarter {
+  const library = LIBRARY_STARTERS[name];
+  if (library) return () => library(env);
+  const exported = LEGACY_STARTERS[name];
+  if (!exported) throw new Error(`no starter for ${name}`);
+  // A plugin load by path at runtime (Nx forbids importing an app): it goes once every service is a
+  // library. Needs a TypeScript require hook in place (swc-node under `npm start`, Jest's in e2e).
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- runtime plugin load, see above
   const mod = require(join(root, 'apps', name, 'src', 'bootstrap')) as Record<string, unknown>;
-  const starter = mod[STARTERS[name]];
+  const starter = mod[exported];
   if (typeof starter !== 'function') {
-    throw new Error(`apps/${name}/src/bootstrap.ts does not export ${STARTERS[name]}()`);
+    throw new Error(`apps/${name}/src/bootstrap.ts does not export ${exported}()`);
   }
   return starter as AppStarter;
 }

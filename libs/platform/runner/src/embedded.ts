@@ -65,7 +65,10 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
     LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
     ...(opts.env ?? {}),
   };
-  // Every app reads its config from process.env; each has its own port variable, so one env serves all.
+  // A service that is a library gets its config built from this environment, never from process.env.
+  // The apps not moved yet still read process.env (each has its own port variable, so one env serves
+  // all): they get it written there until the last one moves, and then this line goes.
+  const appEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   Object.assign(process.env, env);
   const logFile = join(opts.logDir, EMBEDDED_LOG_FILE);
   const logger = new FileLogger(logFile, opts.echo);
@@ -74,7 +77,7 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
   const running = new Map<AppName, Closable[]>();
 
   const startApp = async (name: AppName): Promise<void> => {
-    const start = loadAppStarter(root, name);
+    const start = loadAppStarter(root, name, appEnv);
     const started = await withoutSignalHooks(start);
     running.set(name, Array.isArray(started) ? started : [started]);
     const port = portOf(ports, name);

@@ -1,11 +1,11 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey } from '@onramp/crypto';
 import { HOUR_MS, RetryPolicy } from '@onramp/webhooks-domain';
-import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadTransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
-import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadMerchantAuthConfig, loadServiceCallers, MerchantAuthConfig, ServiceCallers } from '@onramp/auth';
+import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
+import { loadTransportConfig, TransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig, MetricsAccess, TracingConfig } from '@onramp/observability';
+import { DatabaseRuntimeConfig, loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
@@ -41,11 +41,14 @@ export interface WebhookDispatchConfig {
   maxInFlight: number;
   maxInFlightPerMerchant: number;
   leaseMs: number;
+  runtime: WebhookRuntime; // what the shared libs are given
 }
 
 export const WEBHOOK_CONFIG = Symbol('WEBHOOK_CONFIG');
 
-export function loadWebhookConfig(source: NodeJS.ProcessEnv = process.env): WebhookDispatchConfig {
+// The one parser of this service's environment: main.ts calls it with process.env, the embedded runner
+// and the tests with an environment of their own; everything past it takes the result.
+export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchConfig {
   const env = loadEnv(webhookEnvSpec, source);
   const sandbox = env.ONRAMP_MODE === 'sandbox';
   const key = env.WEBHOOK_SECRET_ENCRYPTION_KEY;
@@ -78,11 +81,22 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv = process.env): Webh
     maxInFlightPerMerchant: env.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT,
     // A claimed delivery is re-sent by any worker once this passes (crash recovery): well past the timeout.
     leaseMs: env.WEBHOOK_TIMEOUT_MS + 30_000,
+    runtime: loadWebhookRuntime(source),
   };
 }
 
-// What this app gives the shared libs, which never read the environment themselves.
-export function loadWebhookRuntime(source: NodeJS.ProcessEnv = process.env) {
+export interface WebhookRuntime {
+  logging: LoggingConfig;
+  tracing: TracingConfig;
+  metrics: MetricsAccess;
+  callers: ServiceCallers;
+  merchantAuth: MerchantAuthConfig;
+  transport: TransportConfig;
+  database: DatabaseRuntimeConfig;
+}
+
+// What this service gives the shared libs, which never read the environment themselves.
+export function loadWebhookRuntime(source: NodeJS.ProcessEnv): WebhookRuntime {
   return {
     logging: loadLoggingConfig(source),
     tracing: loadTracingConfig(source),
@@ -93,5 +107,3 @@ export function loadWebhookRuntime(source: NodeJS.ProcessEnv = process.env) {
     database: loadDatabaseRuntimeConfig(source),
   };
 }
-
-export type WebhookRuntime = ReturnType<typeof loadWebhookRuntime>;

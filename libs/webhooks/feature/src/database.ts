@@ -1,0 +1,16 @@
+import type { ServiceDataSourceOptions } from '@onramp/persistence';
+
+import { WEBHOOKS_SCHEMA } from './config';
+import { DeliveryAttemptEntity } from './deliveries/delivery-attempt.entity';
+import { WebhookDeliveryEntity } from './deliveries/webhook-delivery.entity';
+import { WebhookEndpointEntity } from './endpoints/webhook-endpoint.entity';
+import { CreateWebhooksSchema1767225600000 } from './migrations/1767225600000-create-webhooks-schema';
+import { CreateAdminAudit1767225700000 } from './migrations/1767225700000-create-admin-audit';
+
+// The schema, entities and migrations of this service: the app at boot and the `migrate` command
+// (tools/migrate) read this one list, so a migration can never be known to one and not the other.
+export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
+  schema: WEBHOOKS_SCHEMA,
+  entities: [WebhookEndpointEntity, WebhookDeliveryEntity, DeliveryAttemptEntity],
+  migrations: [CreateWebhooksSchema1767225600000, CreateAdminAudit1767225700000],
+};
