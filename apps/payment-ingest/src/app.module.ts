@@ -13,9 +13,11 @@ import {
   PAYMENTS_SCHEMA,
 } from './config';
 import { CreditMatcher } from './matching/credit-matcher';
+import { StatementCreditSettler } from './matching/statement-credit-settler';
 import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
 import { OrderExpirySweeper } from './expiry/order-expiry.sweeper';
 import { KycEventsHandler } from './payer-names/kyc-events.handler';
+import { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
 import { OrderEventsHandler } from './references/order-events.handler';
 import { RecordSepaCreditUseCase } from './sandbox/record-sepa-credit.usecase';
 import { SandboxBankController } from './sandbox/sandbox-bank.controller';
@@ -54,6 +56,7 @@ import { XmlBodyParser } from './statements/xml-body';
     { provide: PAYMENT_INGEST_CONFIG, useFactory: () => loadPaymentIngestConfig() },
     SandboxOnlyGuard,
     CreditMatcher,
+    StatementCreditSettler,
     RecordSepaCreditUseCase,
     OrderEventsHandler,
     IngestBankStatementUseCase,
@@ -63,6 +66,7 @@ import { XmlBodyParser } from './statements/xml-body';
     ExpireOrdersUseCase,
     OrderExpirySweeper,
     KycEventsHandler,
+    StatementInboxWatcher,
   ],
 })
 export class AppModule {}

@@ -27,6 +27,8 @@ const paymentIngestEnv = {
   PAYER_NAME_POLICY: oneOf([...PAYER_NAME_POLICIES, ''] as const, { default: '' }),
   // An order unpaid this long after its creation fails ("order expired"); later money goes to suspense.
   ORDER_TTL: duration({ default: '7d', minMs: 1000 }),
+  // A folder the bank connection drops camt.053/054 files into; unset: admin upload only.
+  BANK_STATEMENT_INBOX: str({ optional: true }),
   // Where each return's pain.001 is also written for the bank upload; unset: API download only.
   RETURNS_OUTBOX: str({ optional: true }),
 };
@@ -44,6 +46,7 @@ export interface PaymentIngestConfig {
   returnsOutbox: string | null;
   orderTtlMs: number;
   payerNamePolicy: PayerNamePolicy;
+  statementInbox: string | null;
 }
 
 export const PAYMENT_INGEST_CONFIG = Symbol('PAYMENT_INGEST_CONFIG');
@@ -71,6 +74,7 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
     returnsOutbox: env.RETURNS_OUTBOX || null,
     orderTtlMs: env.ORDER_TTL,
     payerNamePolicy: env.PAYER_NAME_POLICY || defaultPayerNamePolicy(env.ONRAMP_MODE),
+    statementInbox: env.BANK_STATEMENT_INBOX || null,
   };
 }
 

@@ -8,6 +8,7 @@ export interface EmbeddedProcessOptions {
   portOffset: number;
   chainPort: number;
   adminKey: string;
+  env?: Record<string, string>; // e.g. ONRAMP_MODE=production and its collection account
 }
 
 export interface Banner {
@@ -16,6 +17,7 @@ export interface Banner {
   adminUrl: string;
   rpcUrl: string;
   usdcAddress: string;
+  databaseUrl: string;
   readySeconds: number;
 }
 
@@ -55,6 +57,7 @@ export class EmbeddedProcess {
           PAYMENT_INGEST_PORT: port(3013),
           CHAIN_SETTLEMENT_PORT: port(3014),
           WEBHOOK_DISPATCH_PORT: port(3015),
+          ...(this.opts.env ?? {}),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -81,6 +84,7 @@ export class EmbeddedProcess {
       adminUrl: field('Admin API \\(loopback\\)'),
       rpcUrl: field('Chain RPC'),
       usdcAddress: field('USDC token'),
+      databaseUrl: field('DATABASE_URL'),
       readySeconds: Number(/ready in ([\d.]+) s/.exec(this.output)?.[1]),
     };
   }

@@ -69,3 +69,23 @@ export async function findReferencesForUpdate(
     .where('r.reference = ANY(:references)', { references })
     .getMany();
 }
+
+// Statement credits booked before the order.created of the reference they name: in suspense as
+// UNKNOWN_REFERENCE, not being returned. The order's events travel on their own partition, so a
+// quick payer's credit can overtake them.
+export async function findEarlyStatementCreditsForUpdate(
+  manager: EntityManager,
+  reference: string,
+): Promise<BankTransactionEntity[]> {
+  return manager
+    .createQueryBuilder(BankTransactionEntity, 't')
+    .setLock('pessimistic_write')
+    .where(
+      `t.source = 'STATEMENT' AND t.matchStatus = 'UNMATCHED' AND t.suspenseReason = 'UNKNOWN_REFERENCE'`,
+    )
+    .andWhere(':reference = ANY(t.candidate_references)', { reference })
+    .andWhere('NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = t.id)')
+    .orderBy('t.createdAt', 'ASC')
+    .addOrderBy('t.id', 'ASC')
+    .getMany();
+}

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope, KycUserRegisteredV1, OrderCreatedV1 } from '@onramp/contracts';
-import { buildCamt054 } from '@onramp/payments-domain';
-import { generateRfReference } from '@onramp/sepa';
+import { buildCamt054, generateRfReference } from '@onramp/sepa';
 import { operatorHeaders } from '@onramp/testing';
 
 import { OrderEventsHandler } from '../references/order-events.handler';
@@ -110,5 +109,70 @@ describe('payment-ingest: payer name policy HOLD (integration)', () => {
       { ref: 'N2', check: 'MISMATCH', reason: 'PAYER_NAME_MISMATCH', status: 'UNMATCHED' },
       { ref: 'N3', check: 'UNKNOWN', reason: 'PAYER_NAME_UNKNOWN', status: 'UNMATCHED' },
     ]);
+  });
+
+  it('pays a statement credit that arrived before its order.created, once the order is known', async () => {
+    const user = randomUUID();
+    await t.dataSource.transaction((m) =>
+      t.app
+        .get(KycEventsHandler)
+        .onRegistered(
+          envelope('kyc.user.registered', {
+            userUuid: user,
+            status: 'APPROVED',
+            holderName: 'Grace Hopper',
+          }) as never,
+          m,
+        ),
+    );
+    const reference = generateRfReference();
+    const xml = buildCamt054({
+      messageId: `EARLY-${randomUUID()}`,
+      accountIban: 'DE89370400440532013000',
+      accountHolder: 'Onramp Collections GmbH',
+      createdAt: new Date(),
+      credits: [
+        {
+          accountServicerRef: 'EARLY1',
+          amount: '30.00',
+          debtorName: 'Grace Hopper',
+          debtorIban: 'DE02120300000000202051',
+          structuredReference: reference,
+        },
+      ],
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/bank-statements',
+      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
+      payload: xml,
+    });
+    expect(res.json()).toMatchObject({ creditsBooked: 1, creditsMatched: 0 });
+    const orderUuid = randomUUID();
+    const data = {
+      orderUuid,
+      reference,
+      amount: '30.00',
+      currency: 'EUR',
+      recipientAddress: RECIPIENT,
+      kycUserUuid: user,
+    };
+    await t.dataSource.transaction((m) =>
+      t.app
+        .get(OrderEventsHandler)
+        .onOrderCreated(
+          envelope('order.created', data) as unknown as EventEnvelope<'order.created', OrderCreatedV1>,
+          m,
+        ),
+    );
+    const rows: { status: string; reason: string | null; order: string }[] = await t.dataSource.query(
+      `SELECT match_status AS status, suspense_reason AS reason, matched_order_uuid AS order FROM payments.bank_transactions WHERE account_servicer_ref = 'EARLY1'`,
+    );
+    expect(rows).toEqual([{ status: 'MATCHED', reason: null, order: orderUuid }]);
+    const confirmed: unknown[] = await t.dataSource.query(
+      `SELECT 1 FROM payments.outbox WHERE envelope->>'type' = 'payment.confirmed' AND envelope->'data'->>'orderUuid' = $1`,
+      [orderUuid],
+    );
+    expect(confirmed).toHaveLength(1);
   });
 });

@@ -6,7 +6,9 @@ import { EventConsumer } from '@onramp/messaging';
 import { normalizeReference } from '@onramp/sepa';
 
 import { CreditMatcher } from '../matching/credit-matcher';
+import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import {
+  findEarlyStatementCreditsForUpdate,
   findReferenceForUpdate,
   findWaitingCreditsForUpdate,
   lockReferenceKeys,
@@ -22,6 +24,7 @@ export class OrderEventsHandler implements OnModuleInit {
   constructor(
     private readonly consumer: EventConsumer,
     private readonly matcher: CreditMatcher,
+    private readonly settler: StatementCreditSettler,
   ) {}
 
   onModuleInit(): void {
@@ -65,6 +68,12 @@ export class OrderEventsHandler implements OnModuleInit {
     for (const credit of waiting) {
       const outcome = await this.matcher.apply(manager, credit, ref);
       this.log.log(`credit ${credit.id} received before order ${ref.orderUuid} matched: ${outcome}`);
+    }
+    for (const credit of await findEarlyStatementCreditsForUpdate(manager, reference)) {
+      const outcome = await this.settler.settle(manager, credit, ref);
+      this.log.log(
+        `statement credit ${credit.id} booked before order ${ref.orderUuid} was known: ${outcome}`,
+      );
     }
   }
 

@@ -10,8 +10,6 @@ import {
   BankStatement,
   CamtParseError,
   creditReferenceCandidates,
-  decideAmount,
-  DEFAULT_AMOUNT_POLICY,
   parseCamt,
   pickReference,
   StatementTransaction,
@@ -19,9 +17,8 @@ import {
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
-import { CreditMatcher } from '../matching/credit-matcher';
+import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
-import { checkPayerName } from '../payer-names/payer-name-check';
 
 export interface StatementCounts {
   messageId: string;
@@ -40,7 +37,7 @@ export class IngestBankStatementUseCase {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly matcher: CreditMatcher,
+    private readonly settler: StatementCreditSettler,
     private readonly relay: OutboxRelay,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
   ) {}
@@ -153,49 +150,7 @@ export class IngestBankStatementUseCase {
 
     const ref = pickReference(await findReferencesForUpdate(manager, candidates), candidates);
     if (!ref) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
-    if (ref.status !== 'OPEN') {
-      await this.matcher.apply(manager, credit, ref); // recorded as DUPLICATE, in suspense
-      return 'suspense';
-    }
-    const decision = decideAmount({
-      policy: DEFAULT_AMOUNT_POLICY,
-      tolerancePercent: this.config.tolerancePercent,
-      orderAmount: ref.amount,
-      received: tx.amount,
-      minAmount: this.config.minAmount,
-      maxAmount: this.config.maxAmount,
-    });
-    if (!decision.pays) {
-      await manager.update(
-        BankTransactionEntity,
-        { id: credit.id },
-        {
-          matchedReference: ref.reference,
-          matchedOrderUuid: null,
-          suspenseReason: decision.reason,
-          updatedAt: now,
-        },
-      );
-      return 'suspense';
-    }
-    const name = await checkPayerName(
-      manager,
-      this.config.payerNamePolicy,
-      credit.payerName,
-      ref.kycUserUuid,
-    );
-    if (name.check)
-      await manager.update(BankTransactionEntity, { id: credit.id }, { payerNameCheck: name.check });
-    if (name.holds) {
-      await manager.update(
-        BankTransactionEntity,
-        { id: credit.id },
-        { matchedReference: ref.reference, suspenseReason: name.reason ?? null, updatedAt: now },
-      );
-      return 'suspense';
-    }
-    const outcome = await this.matcher.apply(manager, credit, ref, decision.payedAmount);
-    return outcome === 'confirmed' ? 'matched' : 'suspense';
+    return this.settler.settle(manager, credit, ref);
   }
 
   // A booked debit to a payer we owe a return: the money left, RETURN_PENDING -> RETURNED. Matched

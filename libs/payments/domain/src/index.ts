@@ -6,4 +6,3 @@ export * from './payer-name';
 export * from './pain001-return';
 export * from './sepa-text';
 export * from './reference-matching';
-export * from './camt/camt054-builder';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { CamtParseError } from './bank-statement';
 import { parseCamt } from './camt-parser';
-import { buildCamt054 } from './camt054-builder';
+import { buildCamt054 } from '@onramp/sepa';
 
 const fixture = (name: string): string => readFileSync(join(__dirname, '../../fixtures', name), 'utf8');
 

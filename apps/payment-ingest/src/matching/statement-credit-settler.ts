@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { decideAmount, DEFAULT_AMOUNT_POLICY } from '@onramp/payments-domain';
+
+import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+import { OpenReferenceEntity } from '../references/open-reference.entity';
+import { checkPayerName } from '../payer-names/payer-name-check';
+import { CreditMatcher } from './credit-matcher';
+
+// What a statement credit does with the order reference it names: pays it, or waits in suspense
+// with the reason (order finished or expired, amount policy, payer name policy). Called under the
+// reference's advisory and row locks, when the credit is booked and, for a credit booked before
+// its order.created arrived, when that event opens the reference.
+@Injectable()
+export class StatementCreditSettler {
+  constructor(
+    private readonly matcher: CreditMatcher,
+    @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+  ) {}
+
+  async settle(
+    manager: EntityManager,
+    credit: BankTransactionEntity,
+    ref: OpenReferenceEntity,
+  ): Promise<'matched' | 'suspense'> {
+    if (ref.status !== 'OPEN') {
+      await this.matcher.apply(manager, credit, ref); // recorded as DUPLICATE / ORDER_EXPIRED, in suspense
+      return 'suspense';
+    }
+    const hold = (suspenseReason: string) =>
+      manager.update(
+        BankTransactionEntity,
+        { id: credit.id },
+        { matchedReference: ref.reference, matchedOrderUuid: null, suspenseReason, updatedAt: new Date() },
+      );
+    const decision = decideAmount({
+      policy: DEFAULT_AMOUNT_POLICY,
+      tolerancePercent: this.config.tolerancePercent,
+      orderAmount: ref.amount,
+      received: credit.amount,
+      minAmount: this.config.minAmount,
+      maxAmount: this.config.maxAmount,
+    });
+    if (!decision.pays) {
+      await hold(decision.reason);
+      return 'suspense';
+    }
+    const name = await checkPayerName(
+      manager,
+      this.config.payerNamePolicy,
+      credit.payerName,
+      ref.kycUserUuid,
+    );
+    if (name.check)
+      await manager.update(BankTransactionEntity, { id: credit.id }, { payerNameCheck: name.check });
+    if (name.holds) {
+      await hold(name.reason ?? 'PAYER_NAME_MISMATCH');
+      return 'suspense';
+    }
+    if (credit.suspenseReason !== null) {
+      await manager.update(BankTransactionEntity, { id: credit.id }, { suspenseReason: null });
+      credit.suspenseReason = null;
+    }
+    const outcome = await this.matcher.apply(manager, credit, ref, decision.payedAmount);
+    return outcome === 'confirmed' ? 'matched' : 'suspense';
+  }
+}

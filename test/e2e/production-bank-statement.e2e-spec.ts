@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Contract, JsonRpcProvider, Wallet } from 'ethers';
+
+import { freePort } from '@onramp/chain';
+import { reconcile } from '@onramp/ops';
+import { buildCamt054, generateRfReference } from '@onramp/sepa';
+
+import { call, E2E_PAYER_IBAN, kycUserBody } from './support/api-client';
+import { Banner, EmbeddedProcess } from './support/embedded-process';
+
+const COLLECTION = { iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', name: 'Onramp Collections B.V.' };
+const USDC_ABI = ['function balanceOf(address) view returns (uint256)'];
+
+interface OrderBody {
+  uuid: string;
+  reference: string;
+  status: string;
+  payedAmount?: number;
+  sentTokenAmount?: number;
+  beneficiaryName?: string;
+}
+
+// The issue's "done when": `npm start` in production mode, an operator-approved KYC user, and one
+// camt.054 whose entries pay four orders plus an unknown reference, under the default policies.
+describe('production mode: a camt.054 upload pays orders through the admin host', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'onramp-production-'));
+  const adminKey = randomBytes(24).toString('base64url');
+  let platform: EmbeddedProcess;
+  let banner: Banner;
+  let token: string;
+
+  const admin = (path: string, init: RequestInit = {}) =>
+    call<Record<string, unknown>>(`${banner.adminUrl}${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${adminKey}`,
+        'content-type': 'application/json',
+        ...(init.headers ?? {}),
+      },
+    });
+  const merchantCall = <T>(url: string, init: RequestInit = {}) =>
+    call<T>(url, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(init.headers ?? {}),
+      },
+    });
+  const until = async <T>(
+    what: string,
+    probe: () => Promise<T | undefined>,
+    timeoutMs = 60_000,
+  ): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  beforeAll(async () => {
+    platform = new EmbeddedProcess({
+      dataDir,
+      adminKey,
+      portOffset: Number(process.env.E2E_PORT_OFFSET ?? 1000) + 70,
+      chainPort: await freePort(),
+      env: {
+        ONRAMP_MODE: 'production',
+        COLLECTION_IBAN: COLLECTION.iban,
+        COLLECTION_BIC: COLLECTION.bic,
+        COLLECTION_ACCOUNT_NAME: COLLECTION.name,
+      },
+    });
+    banner = await platform.start();
+    const merchant = await admin('/admin/merchants', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Prod GmbH' }),
+    });
+    expect(merchant.status).toBe(201);
+    const { merchantId, merchantSecret } = merchant.body as { merchantId: string; merchantSecret: string };
+    const basic = Buffer.from(`${merchantId}:${merchantSecret}`).toString('base64');
+    const issued = await call<{ access_token: string }>(`${banner.baseUrl}/auth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}` },
+    });
+    expect(issued.status).toBe(200);
+    token = issued.body.access_token;
+  }, 180_000);
+
+  afterAll(async () => {
+    await platform?.signal('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('completes the exact and the tolerated payment, holds the rest, replays as nothing and returns each held euro', async () => {
+    // production has no sandbox bank
+    expect(
+      (await merchantCall(`${banner.baseUrl}/sandbox/sepa-credits`, { method: 'POST', body: '{}' })).status,
+    ).toBe(404);
+
+    // KYC waits for an operator in production
+    const kyc = await merchantCall<{ uuid: string; status: string }>(`${banner.kycUrl}/kyc/add`, {
+      method: 'POST',
+      body: JSON.stringify(kycUserBody({ firstName: 'Ada', lastName: 'Lovelace' })),
+    });
+    expect(kyc.status).toBe(201);
+    expect(kyc.body.status).toBe('PENDING_REVIEW');
+    const decided = await admin(`/admin/kyc-users/${kyc.body.uuid}/decision`, {
+      method: 'POST',
+      body: JSON.stringify({ status: 'APPROVED', reason: 'passport checked by video call' }),
+    });
+    expect(decided.status).toBe(200);
+
+    const recipients = Array.from({ length: 4 }, () => Wallet.createRandom().address);
+    const create = (amount: number, recepientAddress: string) =>
+      until('the approval to reach orders', async () => {
+        const res = await merchantCall<OrderBody>(`${banner.baseUrl}/orders/create`, {
+          method: 'POST',
+          body: JSON.stringify({ amount, currency: 'EUR', recepientAddress, kycUserUuid: kyc.body.uuid }),
+        });
+        if (res.status === 422) return undefined;
+        expect(res.status).toBe(201);
+        return res.body;
+      });
+    const exact = await create(100, recipients[0]!);
+    const overpaid = await create(200, recipients[1]!);
+    const thirdParty = await create(50, recipients[2]!);
+    const farAbove = await create(100, recipients[3]!);
+    expect(exact.beneficiaryName).toBe(COLLECTION.name);
+
+    const spaced = (ref: string) =>
+      ref
+        .toLowerCase()
+        .replace(/(.{4})/g, '$1 ')
+        .trim();
+    const xml = buildCamt054({
+      messageId: `ABNA-054-${Date.now()}`,
+      accountIban: COLLECTION.iban,
+      accountHolder: COLLECTION.name,
+      createdAt: new Date(),
+      credits: [
+        {
+          accountServicerRef: 'E1',
+          amount: '100.00',
+          debtorName: 'Ada Lovelace',
+          debtorIban: E2E_PAYER_IBAN,
+          structuredReference: exact.reference,
+        },
+        {
+          accountServicerRef: 'E2',
+          amount: '205.00',
+          debtorName: 'LOVELACE ADA',
+          debtorIban: E2E_PAYER_IBAN,
+          unstructured: `order ${spaced(overpaid.reference)} thank you`,
+        },
+        {
+          accountServicerRef: 'E3',
+          amount: '50.00',
+          debtorName: 'Grace Hopper',
+          debtorIban: 'DE02120300000000202051',
+          structuredReference: thirdParty.reference,
+        },
+        {
+          accountServicerRef: 'E4',
+          amount: '250000.00',
+          debtorName: 'Ada Lovelace',
+          debtorIban: E2E_PAYER_IBAN,
+          structuredReference: farAbove.reference,
+        },
+        {
+          accountServicerRef: 'E5',
+          amount: '10.00',
+          debtorName: 'Ada Lovelace',
+          debtorIban: E2E_PAYER_IBAN,
+          structuredReference: generateRfReference(),
+        },
+      ],
+    });
+    const upload = () =>
+      call<Record<string, unknown>>(`${banner.adminUrl}/admin/bank-statements`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/xml' },
+        body: xml,
+      });
+    const first = await upload();
+    expect(first.status).toBe(201);
+    // creditsMatched is not asserted: an order.created still on its way when the file arrives pays
+    // its credit a moment later (the credit waits as UNKNOWN_REFERENCE until then)
+    expect(first.body).toMatchObject({ entries: 5, creditsBooked: 5, duplicates: 0 });
+
+    const completed = (order: OrderBody) =>
+      until(
+        `order ${order.uuid} to complete`,
+        async () => {
+          const res = await merchantCall<OrderBody>(`${banner.baseUrl}/orders/${order.uuid}/payment-details`);
+          return res.body.status === 'COMPLETED' ? res.body : undefined;
+        },
+        120_000,
+      );
+    const [a, b] = await Promise.all([completed(exact), completed(overpaid)]);
+    expect(a.payedAmount).toBe(100);
+    expect(b.payedAmount).toBe(205);
+    const provider = new JsonRpcProvider(banner.rpcUrl);
+    const usdc = new Contract(banner.usdcAddress, USDC_ABI, provider);
+    expect(Number((await usdc.balanceOf(recipients[0])) as bigint) / 1e6).toBe(a.sentTokenAmount);
+    expect(Number((await usdc.balanceOf(recipients[1])) as bigint) / 1e6).toBe(b.sentTokenAmount);
+    for (const order of [thirdParty, farAbove]) {
+      const res = await merchantCall<OrderBody>(`${banner.baseUrl}/orders/${order.uuid}/payment-details`);
+      expect(res.body.status).toBe('CREATED');
+      expect((await usdc.balanceOf(recipients[order === thirdParty ? 2 : 3])) as bigint).toBe(0n);
+    }
+    provider.destroy();
+
+    const again = await upload();
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ creditsBooked: 0, creditsMatched: 0, duplicates: 5 });
+
+    const reasons = (list: { amount: string; reason: string }[]) =>
+      list.map((c) => `${c.amount} ${c.reason}`).sort();
+    const expected = [
+      '10.00 UNKNOWN_REFERENCE',
+      '250000.00 AMOUNT_ABOVE_MAXIMUM',
+      '50.00 PAYER_NAME_MISMATCH',
+    ];
+    const held = await until('the suspense queue to settle', async () => {
+      const list = (await admin('/admin/bank-transactions?suspense=true')).body as unknown as {
+        id: string;
+        amount: string;
+        reason: string;
+        payerIban: string;
+      }[];
+      return JSON.stringify(reasons(list)) === JSON.stringify(expected) ? list : undefined;
+    });
+    expect(reasons(held)).toEqual(expected);
+    for (const credit of held) {
+      const ret = await admin(`/admin/bank-transactions/${credit.id}/return`, {
+        method: 'POST',
+        body: JSON.stringify({ reason: `returned: ${credit.reason}` }),
+      });
+      expect(ret.status).toBe(202);
+      const pain = await call(`${banner.adminUrl}/admin/returns/${String(ret.body.returnId)}/pain001`, {
+        headers: { authorization: `Bearer ${adminKey}` },
+      });
+      expect(pain.status).toBe(200);
+      expect(pain.text).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
+      expect(pain.text).toContain(`<IBAN>${credit.payerIban}</IBAN>`);
+      expect(pain.text).toContain(`<InstdAmt Ccy="EUR">${credit.amount}</InstdAmt>`);
+    }
+    expect(
+      ((await admin('/admin/bank-transactions?suspense=true')).body as unknown as unknown[]).length,
+    ).toBe(0);
+
+    // every euro accounted for: received = paid + in suspense + returning + returned + waiting
+    const report = await reconcile({
+      databaseUrl: banner.databaseUrl,
+      rpcUrl: banner.rpcUrl,
+      usdcAddress: banner.usdcAddress,
+    });
+    expect(report.mismatches).toEqual([]);
+    expect(report.bank).toMatchObject({ received: '250365.00', paid: '305.00', returning: '250060.00' });
+  });
+});
