@@ -26,6 +26,7 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   private readonly log = new Logger(OutboxRelay.name);
   private readonly loop: WakeOrPoll;
+  private readonly batchSize: number;
   private unregisterMetrics?: () => void;
 
   constructor(
@@ -33,8 +34,12 @@ export class OutboxRelay {
     private readonly transport: EventTransport,
     private readonly opts: OutboxRelayOptions,
   ) {
+    this.batchSize = opts.batchSize ?? 200;
     this.loop = new WakeOrPoll({
-      round: async () => ({ busy: (await this.drainOnce()) > 0 }),
+      // A full batch says more may be waiting; after a partial one the outbox was empty when read,
+      // and a commit since then has woken the loop (a wake-up during a round is kept), so another
+      // round would only read nothing.
+      round: async () => ({ busy: (await this.drainOnce()) >= this.batchSize }),
       pollMs: opts.idleDelayMs ?? 100,
       failureDelayMs: (failures) => Math.min(5000, 200 * 2 ** Math.min(failures, 5)),
       onFailure: (err) =>
@@ -91,7 +96,7 @@ export class OutboxRelay {
       const rows: OutboxRow[] = await manager.query(
         `SELECT seq, topic, key, envelope, headers FROM "${this.opts.schema}"."outbox"
          WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
-        [this.opts.batchSize ?? 200],
+        [this.batchSize],
       );
       if (rows.length === 0) return 0;
       await this.transport.publish(

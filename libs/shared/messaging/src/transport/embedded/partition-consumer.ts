@@ -69,7 +69,9 @@ export class PartitionConsumer {
         this.pending = false;
         const fetched = await this.drainBatch();
         failures = 0;
-        if (fetched === 0 && !this.pending) await this.idle();
+        // After a partial batch the log held nothing more when read; an append since then has set
+        // `pending` (its wake-up follows its commit), so reading again now would find nothing.
+        if (fetched < this.opts.batchSize && !this.pending) await this.idle();
       } catch (err) {
         failures++;
         const delay = this.backoff(failures);
