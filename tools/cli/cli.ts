@@ -5,7 +5,7 @@ import { listDeliveries, redeliver } from './commands/deliveries.commands';
 import { createMerchant, listMerchants, rotateMerchantSecret } from './commands/merchants.commands';
 import { decideKyc } from './commands/kyc.commands';
 import { getOrder, listOrders } from './commands/orders.commands';
-import { assignCredit, listSuspense, returnCredit } from './commands/payments.commands';
+import { assignCredit, listSuspense, paymentPolicy, returnCredit } from './commands/payments.commands';
 import { listAudit } from './commands/audit.commands';
 import { newOperator } from './commands/operators.commands';
 import { sandboxCredit } from './commands/sandbox.commands';
@@ -23,6 +23,7 @@ const HANDLERS: Record<CommandName, CommandHandler> = {
   'payments suspense': listSuspense,
   'payments assign': assignCredit,
   'payments return': returnCredit,
+  'payments policy': paymentPolicy,
   'sandbox credit': sandboxCredit,
   'operators new': newOperator,
   'audit list': listAudit,

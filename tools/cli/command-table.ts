@@ -30,6 +30,7 @@ export type CommandName =
   | 'payments suspense'
   | 'payments assign'
   | 'payments return'
+  | 'payments policy'
   | 'sandbox credit'
   | 'operators new'
   | 'audit list';
@@ -245,6 +246,27 @@ export const COMMANDS: CommandSpec[] = [
         required: true,
         check: notBlank,
         description: 'told to the payer',
+      },
+    },
+    api: 'admin',
+  },
+  {
+    name: 'payments policy',
+    summary:
+      "show a merchant's payment policies, or change them (amount FLEXIBLE|EXACT, payer name OFF|WARN|HOLD|DEFAULT)",
+    args: [{ name: 'merchantId', check: isUuid }],
+    options: {
+      amount: {
+        type: 'string',
+        value: 'P',
+        check: oneOf(['FLEXIBLE', 'EXACT']),
+        description: 'FLEXIBLE (pay what arrived, within tolerance) or EXACT',
+      },
+      'payer-name': {
+        type: 'string',
+        value: 'P',
+        check: oneOf(['OFF', 'WARN', 'HOLD', 'DEFAULT']),
+        description: "OFF, WARN, HOLD, or DEFAULT (the mode's default)",
       },
     },
     api: 'admin',

@@ -30,6 +30,7 @@ describe('routesFor', () => {
       expect.objectContaining({ path: '/admin/kyc-users', upstreamUrl: 'http://kyc' }),
       expect.objectContaining({ path: '/admin/bank-statements', upstreamUrl: 'http://payments' }),
       expect.objectContaining({ path: '/admin/bank-transactions', upstreamUrl: 'http://payments' }),
+      expect.objectContaining({ path: '/admin/payment-policies', upstreamUrl: 'http://payments' }),
       expect.objectContaining({ path: '/admin/returns', upstreamUrl: 'http://payments' }),
     ]);
   });

@@ -60,6 +60,7 @@ export const ROUTE_TABLE: Record<ListenerName, RouteRule[]> = {
       writeScope: 'money',
     },
     { path: '/admin/bank-transactions', match: 'subtree', upstream: 'paymentIngest', writeScope: 'money' },
+    { path: '/admin/payment-policies', match: 'subtree', upstream: 'paymentIngest', writeScope: 'money' },
     {
       path: '/admin/returns',
       match: 'subtree',

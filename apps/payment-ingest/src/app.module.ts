@@ -18,6 +18,8 @@ import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
 import { OrderExpirySweeper } from './expiry/order-expiry.sweeper';
 import { KycEventsHandler } from './payer-names/kyc-events.handler';
 import { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
+import { AdminPaymentPoliciesController } from './policies/admin-payment-policies.controller';
+import { MerchantPolicies } from './policies/merchant-policies';
 import { OrderEventsHandler } from './references/order-events.handler';
 import { RecordSepaCreditUseCase } from './sandbox/record-sepa-credit.usecase';
 import { SandboxBankController } from './sandbox/sandbox-bank.controller';
@@ -50,6 +52,7 @@ import { XmlBodyParser } from './statements/xml-body';
     MetricsController,
     SandboxBankController,
     AdminBankStatementsController,
+    AdminPaymentPoliciesController,
     adminAuditController(PAYMENTS_SCHEMA, 'payment-ingest'),
   ],
   providers: [
@@ -67,6 +70,7 @@ import { XmlBodyParser } from './statements/xml-body';
     OrderExpirySweeper,
     KycEventsHandler,
     StatementInboxWatcher,
+    MerchantPolicies,
   ],
 })
 export class AppModule {}

@@ -7,6 +7,7 @@ import { BankStatements1763900000000 } from './migrations/1763900000000-bank-sta
 import { Returns1763900000001 } from './migrations/1763900000001-returns';
 import { OrderExpiry1764200000000 } from './migrations/1764200000000-order-expiry';
 import { PayerNames1764400000000 } from './migrations/1764400000000-payer-names';
+import { MerchantPaymentPolicies1764400000001 } from './migrations/1764400000001-merchant-payment-policies';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
@@ -22,5 +23,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     OrderExpiry1764200000000,
     CreateAdminAudit1764300000000,
     PayerNames1764400000000,
+    MerchantPaymentPolicies1764400000001,
   ],
 };

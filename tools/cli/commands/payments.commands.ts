@@ -53,3 +53,40 @@ export const returnCredit: CommandHandler = async (ctx) => {
     () => `return ${res.body.returnId} pending; pain.001 at /admin/returns/${res.body.returnId}/pain001\n`,
   );
 };
+
+interface PaymentPolicy {
+  merchantId: string;
+  amountPolicy: string;
+  payerNamePolicy: string;
+  payerNamePolicyIsDefault: boolean;
+  updatedBy: string | null;
+}
+
+export const paymentPolicy: CommandHandler = async (ctx) => {
+  const path = `/admin/payment-policies/${encodeURIComponent(ctx.args.merchantId)}`;
+  const amount = ctx.options.amount;
+  const payerName = ctx.options['payer-name'];
+  const change = amount !== undefined || payerName !== undefined;
+  const res = await callApi<PaymentPolicy>(
+    adminApi(ctx.settings),
+    path,
+    change
+      ? {
+          method: 'PUT',
+          body: {
+            ...(amount !== undefined ? { amountPolicy: amount } : {}),
+            ...(payerName !== undefined
+              ? { payerNamePolicy: payerName === 'DEFAULT' ? null : payerName }
+              : {}),
+          },
+        }
+      : undefined,
+  );
+  const p = res.body;
+  emit(
+    ctx,
+    p,
+    () =>
+      `merchant ${p.merchantId}: amount ${p.amountPolicy}, payer name ${p.payerNamePolicy}${p.payerNamePolicyIsDefault ? ' (default)' : ''}${p.updatedBy ? `, set by ${p.updatedBy}` : ''}\n`,
+  );
+};

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { decideAmount, DEFAULT_AMOUNT_POLICY } from '@onramp/payments-domain';
+import { decideAmount } from '@onramp/payments-domain';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
 import { checkPayerName } from '../payer-names/payer-name-check';
+import { MerchantPolicies } from '../policies/merchant-policies';
 import { CreditMatcher } from './credit-matcher';
 
 // What a statement credit does with the order reference it names: pays it, or waits in suspense
@@ -17,6 +18,7 @@ import { CreditMatcher } from './credit-matcher';
 export class StatementCreditSettler {
   constructor(
     private readonly matcher: CreditMatcher,
+    private readonly policies: MerchantPolicies,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
   ) {}
 
@@ -35,8 +37,9 @@ export class StatementCreditSettler {
         { id: credit.id },
         { matchedReference: ref.reference, matchedOrderUuid: null, suspenseReason, updatedAt: new Date() },
       );
+    const policy = await this.policies.get(ref.merchantId, manager);
     const decision = decideAmount({
-      policy: DEFAULT_AMOUNT_POLICY,
+      policy: policy.amountPolicy,
       tolerancePercent: this.config.tolerancePercent,
       orderAmount: ref.amount,
       received: credit.amount,
@@ -49,7 +52,7 @@ export class StatementCreditSettler {
     }
     const name = await checkPayerName(
       manager,
-      this.config.payerNamePolicy,
+      policy.payerNamePolicy,
       credit.payerName,
       ref.kycUserUuid,
     );
