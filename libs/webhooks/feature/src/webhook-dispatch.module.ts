@@ -13,8 +13,8 @@ import { ListDeliveriesUseCase } from './deliveries/list-deliveries.usecase';
 import { RecordDeliveryUseCase } from './deliveries/record-delivery.usecase';
 import { RedeliverUseCase } from './deliveries/redeliver.usecase';
 import { SearchDeliveriesUseCase } from './deliveries/search-deliveries.usecase';
+import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
 import { AttemptRecorder } from './dispatch/attempt-recorder';
-import { DeliveryClaimer } from './dispatch/delivery-claimer';
 import { DeliveryDispatcher } from './dispatch/delivery-dispatcher';
 import { WebhookSender } from './dispatch/webhook-sender';
 import { MerchantWebhookController } from './endpoints/merchant-webhook.controller';
@@ -23,6 +23,7 @@ import { SetWebhookUrlUseCase } from './endpoints/set-webhook-url.usecase';
 import { WebhookSecretCipher } from './endpoints/webhook-secret.cipher';
 import { WebhookToolsController } from './endpoints/webhook-tools.controller';
 import { WebhookToolsUseCase } from './endpoints/webhook-tools.usecase';
+import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { OrderOutcomeEventsHandler } from './events/order-outcome-events.handler';
 
 // The whole service as one module, built from a parsed config: main.ts, the embedded runner and the
@@ -55,6 +56,8 @@ export class WebhookDispatchModule {
       providers: [
         { provide: WEBHOOK_CONFIG, useValue: config },
         { provide: WebhookSender, useFactory: () => new WebhookSender() },
+        WebhookEndpointsRepository,
+        WebhookDeliveriesRepository,
         WebhookSecretCipher,
         SetWebhookUrlUseCase,
         RotateWebhookSecretUseCase,
@@ -64,7 +67,6 @@ export class WebhookDispatchModule {
         SearchDeliveriesUseCase,
         RecordDeliveryUseCase,
         OrderOutcomeEventsHandler,
-        DeliveryClaimer,
         AttemptRecorder,
         DeliveryDispatcher,
       ],

@@ -1,7 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+import { WEBHOOKS_SCHEMA } from '../config';
+
 // One row per HTTP attempt, successful or not: the merchant-visible audit trail of a delivery.
-@Entity({ schema: 'webhooks', name: 'delivery_attempts' })
+@Entity({ schema: WEBHOOKS_SCHEMA, name: 'delivery_attempts' })
 export class DeliveryAttemptEntity {
   @PrimaryColumn({ name: 'delivery_id', type: 'uuid' })
   deliveryId!: string;

@@ -2,7 +2,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 import { DeliveryStatus } from '@onramp/webhooks-domain';
 
-@Entity({ schema: 'webhooks', name: 'deliveries' })
+import { WEBHOOKS_SCHEMA } from '../config';
+
+@Entity({ schema: WEBHOOKS_SCHEMA, name: 'deliveries' })
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;

@@ -5,17 +5,12 @@ import { metrics } from '@onramp/observability';
 import { AttemptOutcome, classifyResponse, nextRetry } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from '../deliveries/webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { lockMerchant } from '../persistence/merchant-lock';
-import { queryRows } from '../persistence/query-rows';
-import { ClaimedDelivery } from './delivery-claimer';
 import { SendResult } from './webhook-sender';
 
 export const GONE_REASON = 'the endpoint answered 410 Gone';
-
-interface LockedDelivery {
-  status: string;
-  attempts: number;
-}
 
 const attempts = metrics.counter(
   'webhook_delivery_attempts_total',
@@ -37,6 +32,8 @@ export class AttemptRecorder {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
   ) {}
 
@@ -48,25 +45,14 @@ export class AttemptRecorder {
     await this.dataSource.transaction(async (manager) => {
       // Merchant lock before row locks, as everywhere else.
       if (outcome === 'gone') await lockMerchant(manager, claim.merchantId, 'exclusive');
-      await manager.query(
-        `INSERT INTO "webhooks"."delivery_attempts" (delivery_id, attempt_no, status_code, error, duration_ms)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-        [claim.id, claim.attemptNo, result.statusCode, result.error, result.durationMs],
-      );
-      const [row] = await queryRows<LockedDelivery>(
-        manager,
-        `SELECT status, attempts FROM "webhooks"."deliveries" WHERE id = $1 FOR UPDATE`,
-        [claim.id],
-      );
+      await this.deliveries.logAttempt(manager, claim.id, claim.attemptNo, result);
+      const row = await this.deliveries.lockForResult(manager, claim.id);
       if (!row || row.attempts !== claim.attemptNo) return;
-      await this.setLast(manager, claim.id, result);
+      await this.deliveries.setLastResult(manager, claim.id, result);
 
       if (outcome === 'delivered') {
         // Also when a concurrent 410 marked it DISABLED meanwhile: the receiver did take it.
-        await manager.query(
-          `UPDATE "webhooks"."deliveries" SET status = 'DELIVERED', delivered_at = now(), next_attempt_at = NULL WHERE id = $1`,
-          [claim.id],
-        );
+        await this.deliveries.markDelivered(manager, claim.id);
         return;
       }
       if (row.status !== 'PENDING') return;
@@ -75,28 +61,12 @@ export class AttemptRecorder {
     });
   }
 
-  private async setLast(manager: EntityManager, id: string, result: SendResult): Promise<void> {
-    await manager.query(
-      `UPDATE "webhooks"."deliveries" SET last_status_code = $2, last_error = $3 WHERE id = $1`,
-      [id, result.statusCode, result.error],
-    );
-  }
-
   // Only if the 410 came from the URL still registered: a 410 from a URL the merchant has just
   // replaced must not disable the new one.
   private async disableEndpoint(manager: EntityManager, claim: ClaimedDelivery): Promise<boolean> {
-    const disabled = await queryRows<{ merchant_id: string }>(
-      manager,
-      `UPDATE "webhooks"."endpoints" SET disabled_at = now(), disabled_reason = $3, updated_at = now()
-       WHERE merchant_id = $1 AND url = $2 AND disabled_at IS NULL RETURNING merchant_id`,
-      [claim.merchantId, claim.url, GONE_REASON],
-    );
-    if (disabled.length === 0) return false;
-    await manager.query(
-      `UPDATE "webhooks"."deliveries" SET status = 'DISABLED', next_attempt_at = NULL
-       WHERE merchant_id = $1 AND status = 'PENDING'`,
-      [claim.merchantId],
-    );
+    if (!(await this.endpoints.disableIfStill(manager, claim.merchantId, claim.url, GONE_REASON)))
+      return false;
+    await this.deliveries.disablePending(manager, claim.merchantId);
     return true;
   }
 
@@ -116,16 +86,9 @@ export class AttemptRecorder {
       this.random,
     );
     if (decision.kind === 'dead') {
-      await manager.query(
-        `UPDATE "webhooks"."deliveries" SET status = 'DEAD', next_attempt_at = NULL WHERE id = $1`,
-        [claim.id],
-      );
+      await this.deliveries.markDead(manager, claim.id);
       return;
     }
-    await manager.query(
-      `UPDATE "webhooks"."deliveries" SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
-       WHERE id = $1`,
-      [claim.id, decision.delayMs],
-    );
+    await this.deliveries.retryIn(manager, claim.id, decision.delayMs);
   }
 }

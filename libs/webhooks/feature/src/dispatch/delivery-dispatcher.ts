@@ -7,13 +7,15 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 
+import { DataSource } from 'typeorm';
+
 import { EventConsumer, WakeOrPoll } from '@onramp/messaging';
 import { webhookHeaders } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from '../deliveries/webhook-deliveries.repository';
 import { WebhookSecretCipher } from '../endpoints/webhook-secret.cipher';
 import { AttemptRecorder } from './attempt-recorder';
-import { ClaimedDelivery, DeliveryClaimer } from './delivery-claimer';
 import { InFlightTracker } from './in-flight-tracker';
 import { SendResult, WebhookSender } from './webhook-sender';
 
@@ -31,7 +33,8 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
   private readonly loop: WakeOrPoll;
 
   constructor(
-    private readonly claimer: DeliveryClaimer,
+    private readonly dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly sender: WebhookSender,
     private readonly recorder: AttemptRecorder,
     private readonly cipher: WebhookSecretCipher,
@@ -72,7 +75,7 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
   private async claimAndSend(): Promise<number> {
     const free = this.config.maxInFlight - this.inFlight.total();
     if (free <= 0) return 0;
-    const claims = await this.claimer.claim({
+    const claims = await this.deliveries.claimDue(this.dataSource.manager, {
       limit: free,
       perMerchant: this.config.maxInFlightPerMerchant,
       inFlight: this.inFlight.snapshot(),

@@ -33,7 +33,7 @@ import {
 import { RotateWebhookSecretUseCase } from './rotate-webhook-secret.usecase';
 import { SetWebhookUrlDto } from './set-webhook-url.dto';
 import { SetWebhookUrlResult, SetWebhookUrlUseCase } from './set-webhook-url.usecase';
-import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { toEndpointView, WebhookEndpointView } from './webhook-endpoint.view';
 
 @Controller('merchant/webhook')
@@ -43,6 +43,7 @@ import { toEndpointView, WebhookEndpointView } from './webhook-endpoint.view';
 export class MerchantWebhookController {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointsRepository,
     private readonly setUrl: SetWebhookUrlUseCase,
     private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly listDeliveries: ListDeliveriesUseCase,
@@ -59,7 +60,7 @@ export class MerchantWebhookController {
   @Get()
   @ApiGetWebhook()
   async get(@CurrentMerchant() merchantId: string): Promise<WebhookEndpointView> {
-    const endpoint = await this.dataSource.getRepository(WebhookEndpointEntity).findOneBy({ merchantId });
+    const endpoint = await this.endpoints.find(this.dataSource.manager, merchantId);
     if (!endpoint) throw notFound('no webhook endpoint is registered');
     return toEndpointView(endpoint);
   }

@@ -7,7 +7,8 @@ import { checkWebhookUrl, generateWebhookSecret } from '@onramp/webhooks-domain'
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 import { DeliveryDispatcher } from '../dispatch/delivery-dispatcher';
 import { lockMerchant } from '../persistence/merchant-lock';
-import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookDeliveriesRepository } from '../deliveries/webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSecretCipher } from './webhook-secret.cipher';
 
 export type SetWebhookUrlResult = { url: string; secret: string } | { url: string };
@@ -22,6 +23,8 @@ export class SetWebhookUrlUseCase {
     private readonly cipher: WebhookSecretCipher,
     private readonly dispatcher: DeliveryDispatcher,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
   async execute(merchantId: string, rawUrl: string): Promise<SetWebhookUrlResult> {
@@ -32,27 +35,15 @@ export class SetWebhookUrlUseCase {
 
     const result = await this.dataSource.transaction(async (manager): Promise<SetWebhookUrlResult> => {
       await lockMerchant(manager, merchantId, 'exclusive');
-      const repo = manager.getRepository(WebhookEndpointEntity);
-      const existing = await repo.findOne({ where: { merchantId }, lock: { mode: 'pessimistic_write' } });
+      const existing = await this.endpoints.findForUpdate(manager, merchantId);
       let secret: string | undefined;
       if (existing) {
-        await manager.query(
-          `UPDATE "webhooks"."endpoints" SET url = $2, disabled_at = NULL, disabled_reason = NULL, updated_at = now()
-           WHERE merchant_id = $1`,
-          [merchantId, url],
-        );
+        await this.endpoints.changeUrl(manager, merchantId, url);
       } else {
         secret = generateWebhookSecret();
-        await manager.query(
-          `INSERT INTO "webhooks"."endpoints" (merchant_id, url, secret_enc) VALUES ($1, $2, $3)`,
-          [merchantId, url, this.cipher.seal(merchantId, secret)],
-        );
+        await this.endpoints.insert(manager, merchantId, url, this.cipher.seal(merchantId, secret));
       }
-      await manager.query(
-        `UPDATE "webhooks"."deliveries" SET status = 'PENDING', next_attempt_at = now(), retry_from = now()
-         WHERE merchant_id = $1 AND status IN ('NO_ENDPOINT', 'DISABLED')`,
-        [merchantId],
-      );
+      await this.deliveries.reopenWaiting(manager, merchantId);
       return secret ? { url, secret } : { url };
     });
     this.dispatcher.nudge();

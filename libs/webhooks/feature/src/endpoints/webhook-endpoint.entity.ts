@@ -1,7 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+import { WEBHOOKS_SCHEMA } from '../config';
+
 // One callback URL per merchant; the signing secret is sealed at rest (FieldCipher, bound to the merchant).
-@Entity({ schema: 'webhooks', name: 'endpoints' })
+@Entity({ schema: WEBHOOKS_SCHEMA, name: 'endpoints' })
 export class WebhookEndpointEntity {
   @PrimaryColumn({ name: 'merchant_id', type: 'uuid' })
   merchantId!: string;

@@ -9,6 +9,7 @@ import { webhookHeaders } from '@onramp/webhooks-domain';
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 import { WebhookSender } from '../dispatch/webhook-sender';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSecretCipher } from './webhook-secret.cipher';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -29,6 +30,7 @@ export interface TestEventResult {
 export class WebhookToolsUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointsRepository,
     private readonly cipher: WebhookSecretCipher,
     private readonly sender: WebhookSender,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
@@ -72,7 +74,7 @@ export class WebhookToolsUseCase {
   }
 
   private async endpoint(merchantId: string): Promise<WebhookEndpointEntity> {
-    const endpoint = await this.dataSource.getRepository(WebhookEndpointEntity).findOneBy({ merchantId });
+    const endpoint = await this.endpoints.find(this.dataSource.manager, merchantId);
     if (!endpoint) throw notFound('no webhook endpoint is registered');
     return endpoint;
   }

@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { DeliveryStatus } from '@onramp/webhooks-domain';
+
+import { queryRows } from '../persistence/query-rows';
+import { DELIVERIES, DELIVERY_ATTEMPTS, ENDPOINTS } from '../persistence/webhooks-tables';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+
+const COLUMNS = `id, event_id AS "eventId", merchant_id AS "merchantId", event_type AS "eventType",
+  order_uuid AS "orderUuid", body, status, attempts, next_attempt_at AS "nextAttemptAt",
+  retry_from AS "retryFrom", last_status_code AS "lastStatusCode", last_error AS "lastError",
+  created_at AS "createdAt", delivered_at AS "deliveredAt"`;
+
+export interface NewDelivery {
+  id: string;
+  eventId: string;
+  merchantId: string;
+  eventType: string;
+  orderUuid: string;
+  body: string;
+  status: DeliveryStatus;
+}
+
+export interface DeliveryPage {
+  rows: WebhookDeliveryEntity[];
+  total: number;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  eventId: string;
+  merchantId: string;
+  body: string;
+  attemptNo: number; // also the fencing token of this claim
+  retryFrom: Date;
+  url: string;
+  secretEnc: string;
+}
+
+export interface ClaimRequest {
+  limit: number; // free slots of this process
+  perMerchant: number; // at most this many in flight per merchant
+  inFlight: { merchantIds: string[]; counts: number[] }; // what this process already sends
+  leaseMs: number;
+}
+
+// One attempt's result as the attempt log keeps it.
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+// The SQL of the deliveries aggregate: the delivery, its state changes and its attempt log. Every
+// method takes the manager of the caller's transaction (or the DataSource's, outside one).
+@Injectable()
+export class WebhookDeliveriesRepository {
+  // Claims due deliveries in one committed statement: rows are locked with SKIP LOCKED (other workers
+  // take others), each merchant gets only its free slots (oldest first), and next_attempt_at is pushed
+  // forward as a lease. If this process dies mid-send, the lease runs out and any worker sends again:
+  // at-least-once. The attempt counter is bumped here so each claim has its own attempt number.
+  async claimDue(db: EntityManager, req: ClaimRequest): Promise<ClaimedDelivery[]> {
+    return queryRows<ClaimedDelivery>(
+      db,
+      `WITH used (merchant_id, n) AS (SELECT * FROM unnest($3::uuid[], $4::int[])),
+       ranked AS (
+         SELECT d.id,
+                row_number() OVER (PARTITION BY d.merchant_id ORDER BY d.next_attempt_at, d.id) + COALESCE(u.n, 0) AS slot
+         FROM ${DELIVERIES} d
+         JOIN ${ENDPOINTS} e ON e.merchant_id = d.merchant_id AND e.disabled_at IS NULL
+         LEFT JOIN used u ON u.merchant_id = d.merchant_id
+         WHERE d.status = 'PENDING' AND d.next_attempt_at <= now()
+       ),
+       picked AS (
+         SELECT d.id FROM ${DELIVERIES} d JOIN ranked r ON r.id = d.id
+         WHERE r.slot <= $2 AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+         ORDER BY d.next_attempt_at, d.id
+         LIMIT $1
+         FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE ${DELIVERIES} d
+       SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000), attempts = d.attempts + 1
+       FROM picked p, ${ENDPOINTS} e
+       WHERE d.id = p.id AND e.merchant_id = d.merchant_id
+       RETURNING d.id, d.event_id AS "eventId", d.merchant_id AS "merchantId", d.body, d.attempts AS "attemptNo",
+                 d.retry_from AS "retryFrom", e.url, e.secret_enc AS "secretEnc"`,
+      [req.limit, req.perMerchant, req.inFlight.merchantIds, req.inFlight.counts, req.leaseMs],
+    );
+  }
+
+  // One delivery per event id: a redelivered event inserts nothing.
+  async insertOnce(db: EntityManager, d: NewDelivery): Promise<void> {
+    await db.query(
+      `INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7::text = 'PENDING' THEN now() END)
+       ON CONFLICT (event_id) DO NOTHING`,
+      [d.id, d.eventId, d.merchantId, d.eventType, d.orderUuid, d.body, d.status],
+    );
+  }
+
+  async find(db: EntityManager, id: string): Promise<WebhookDeliveryEntity | undefined> {
+    const [row] = await queryRows<WebhookDeliveryEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${DELIVERIES} WHERE id = $1`,
+      [id],
+    );
+    return row;
+  }
+
+  async findOfMerchantForUpdate(
+    db: EntityManager,
+    id: string,
+    merchantId: string,
+  ): Promise<WebhookDeliveryEntity | undefined> {
+    const [row] = await queryRows<WebhookDeliveryEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${DELIVERIES} WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
+      [id, merchantId],
+    );
+    return row;
+  }
+
+  async merchantOf(db: EntityManager, id: string): Promise<string | undefined> {
+    const [row] = await queryRows<{ merchantId: string }>(
+      db,
+      `SELECT merchant_id AS "merchantId" FROM ${DELIVERIES} WHERE id = $1`,
+      [id],
+    );
+    return row?.merchantId;
+  }
+
+  // Newest first, with the total for the pagination headers.
+  async page(
+    db: EntityManager,
+    filter: { merchantId?: string; status?: DeliveryStatus },
+    page: { limit: number; offset: number },
+  ): Promise<DeliveryPage> {
+    const where = `($1::uuid IS NULL OR merchant_id = $1) AND ($2::text IS NULL OR status = $2)`;
+    const params = [filter.merchantId ?? null, filter.status ?? null];
+    const rows = await queryRows<WebhookDeliveryEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${DELIVERIES} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+      [...params, page.limit, page.offset],
+    );
+    const [count] = await queryRows<{ total: number }>(
+      db,
+      `SELECT count(*)::int AS total FROM ${DELIVERIES} WHERE ${where}`,
+      params,
+    );
+    return { rows, total: count?.total ?? 0 };
+  }
+
+  // Manual redelivery: attempted now, with a fresh retry window.
+  async restart(db: EntityManager, id: string): Promise<void> {
+    await db.query(
+      `UPDATE ${DELIVERIES} SET status = 'PENDING', next_attempt_at = now(), retry_from = now() WHERE id = $1`,
+      [id],
+    );
+  }
+
+  // The merchant's waiting deliveries (no endpoint, or disabled after a 410) go out again, with a fresh
+  // retry window, once an endpoint is set.
+  async reopenWaiting(db: EntityManager, merchantId: string): Promise<void> {
+    await db.query(
+      `UPDATE ${DELIVERIES} SET status = 'PENDING', next_attempt_at = now(), retry_from = now()
+       WHERE merchant_id = $1 AND status IN ('NO_ENDPOINT', 'DISABLED')`,
+      [merchantId],
+    );
+  }
+
+  async disablePending(db: EntityManager, merchantId: string): Promise<void> {
+    await db.query(
+      `UPDATE ${DELIVERIES} SET status = 'DISABLED', next_attempt_at = NULL WHERE merchant_id = $1 AND status = 'PENDING'`,
+      [merchantId],
+    );
+  }
+
+  // The attempt log keeps every result, also of a stale claim (same attempt twice: kept once).
+  async logAttempt(db: EntityManager, id: string, attemptNo: number, result: AttemptResult): Promise<void> {
+    await db.query(
+      `INSERT INTO ${DELIVERY_ATTEMPTS} (delivery_id, attempt_no, status_code, error, duration_ms)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [id, attemptNo, result.statusCode, result.error, result.durationMs],
+    );
+  }
+
+  async lockForResult(
+    db: EntityManager,
+    id: string,
+  ): Promise<{ status: DeliveryStatus; attempts: number } | undefined> {
+    const [row] = await queryRows<{ status: DeliveryStatus; attempts: number }>(
+      db,
+      `SELECT status, attempts FROM ${DELIVERIES} WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return row;
+  }
+
+  async setLastResult(db: EntityManager, id: string, result: AttemptResult): Promise<void> {
+    await db.query(`UPDATE ${DELIVERIES} SET last_status_code = $2, last_error = $3 WHERE id = $1`, [
+      id,
+      result.statusCode,
+      result.error,
+    ]);
+  }
+
+  async markDelivered(db: EntityManager, id: string): Promise<void> {
+    await db.query(
+      `UPDATE ${DELIVERIES} SET status = 'DELIVERED', delivered_at = now(), next_attempt_at = NULL WHERE id = $1`,
+      [id],
+    );
+  }
+
+  async markDead(db: EntityManager, id: string): Promise<void> {
+    await db.query(`UPDATE ${DELIVERIES} SET status = 'DEAD', next_attempt_at = NULL WHERE id = $1`, [id]);
+  }
+
+  async retryIn(db: EntityManager, id: string, delayMs: number): Promise<void> {
+    await db.query(
+      `UPDATE ${DELIVERIES} SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+       WHERE id = $1`,
+      [id, delayMs],
+    );
+  }
+}
