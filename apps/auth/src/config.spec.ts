@@ -31,15 +31,4 @@ describe('loadAuthConfig', () => {
       loadAuthConfig({ ...base, ONRAMP_MODE: 'production', AUTH_KEY_ENCRYPTION_KEY: 'b'.repeat(64) }).mode,
     ).toBe('production');
   });
-
-  it('refuses a short admin key in production', () => {
-    expect(() =>
-      loadAuthConfig({
-        ...base,
-        ONRAMP_MODE: 'production',
-        AUTH_KEY_ENCRYPTION_KEY: 'b'.repeat(64),
-        ADMIN_API_KEY: 'short',
-      }),
-    ).toThrow('ADMIN_API_KEY must be at least 24 characters in production');
-  });
 });

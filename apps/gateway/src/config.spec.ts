@@ -45,6 +45,13 @@ describe('loadGatewayConfig', () => {
     );
   });
 
+  // The gateway alone authenticates operators, so it alone checks the bootstrap admin key.
+  it('refuses a short admin key in production', () => {
+    expect(() => loadGatewayConfig({ ONRAMP_MODE: 'production', ADMIN_API_KEY: 'short' })).toThrow(
+      /ADMIN_API_KEY must be at least 24 characters in production/,
+    );
+  });
+
   it('strips a trailing slash from upstream URLs', () => {
     expect(loadGatewayConfig({ AUTH_URL: 'http://auth:3010/' }).upstreams.auth).toBe('http://auth:3010');
   });
