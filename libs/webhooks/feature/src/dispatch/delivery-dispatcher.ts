@@ -42,7 +42,12 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
   ) {
     this.loop = new WakeOrPoll({
-      round: async () => ({ busy: (await this.claimAndSend()) > 0 }),
+      // Every free slot filled: more may be due. Fewer: nothing else was due when claimed (or the
+      // rest waits for a merchant's slot); a new delivery or a freed slot wakes the loop.
+      round: async () => {
+        const { claimed, free } = await this.claimAndSend();
+        return { busy: claimed > 0 && claimed >= free };
+      },
       pollMs: config.pollMs,
       failureDelayMs: (failures) => Math.min(5000, config.pollMs * 2 ** failures),
       onFailure: (err) =>
@@ -72,9 +77,9 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     this.loop.wake();
   }
 
-  private async claimAndSend(): Promise<number> {
+  private async claimAndSend(): Promise<{ claimed: number; free: number }> {
     const free = this.config.maxInFlight - this.inFlight.total();
-    if (free <= 0) return 0;
+    if (free <= 0) return { claimed: 0, free };
     const claims = await this.deliveries.claimDue(this.dataSource.manager, {
       limit: free,
       perMerchant: this.config.maxInFlightPerMerchant,
@@ -97,7 +102,7 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
         });
       this.tasks.add(task);
     }
-    return claims.length;
+    return { claimed: claims.length, free };
   }
 
   private async deliver(claim: ClaimedDelivery): Promise<void> {
