@@ -57,8 +57,8 @@ describe('settlement migrations under the migration lock', () => {
           intervalMs: 100,
           log: (m) => logs.push(m),
         }),
-      ).rejects.toThrow(/schema "settlement" is missing 2 migration\(s\).*run the migrate step/);
-      expect(logs[0]).toMatch(/waiting for the migrate step: schema "settlement" lacks 2 migration/);
+      ).rejects.toThrow(/schema "settlement" is missing 3 migration\(s\).*run the migrate step/);
+      expect(logs[0]).toMatch(/waiting for the migrate step: schema "settlement" lacks 3 migration/);
 
       const waiting = waitForSchema(ds, SERVICE_DATABASE.schema, {
         timeoutMs: 60_000,

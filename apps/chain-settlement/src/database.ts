@@ -3,6 +3,7 @@ import type { ServiceDataSourceOptions } from '@onramp/persistence';
 import { SETTLEMENT_SCHEMA } from './config';
 import { CreateSettlementTables1763800100000 } from './migrations/1763800100000-create-settlement-tables';
 import { CreateSettlementTransactions1763800200000 } from './migrations/1763800200000-create-settlement-transactions';
+import { SettlementTraceparent1763800300000 } from './migrations/1763800300000-settlement-traceparent';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -12,5 +13,9 @@ import { SignerEntity } from './settlements/signer.entity';
 export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
   schema: SETTLEMENT_SCHEMA,
   entities: [SettlementEntity, SignerEntity, SettlementTransactionEntity],
-  migrations: [CreateSettlementTables1763800100000, CreateSettlementTransactions1763800200000],
+  migrations: [
+    CreateSettlementTables1763800100000,
+    CreateSettlementTransactions1763800200000,
+    SettlementTraceparent1763800300000,
+  ],
 };

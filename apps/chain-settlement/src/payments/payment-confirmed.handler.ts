@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 
 import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
 import { EventConsumer } from '@onramp/messaging';
+import { currentTraceparent } from '@onramp/observability';
 import { FxQuote, StaleFxRateError } from '@onramp/settlement-domain';
 
 import { FxQuoteService } from '../fx/fx-quote.service';
@@ -40,8 +41,8 @@ export class PaymentConfirmedHandler implements OnModuleInit {
     const inserted: unknown[] = await manager.query(
       `INSERT INTO "settlement"."settlements"
          (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
-          fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING')
+          fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13)
        ON CONFLICT (order_uuid) DO NOTHING
        RETURNING order_uuid`,
       [
@@ -57,6 +58,8 @@ export class PaymentConfirmedHandler implements OnModuleInit {
         q?.fxRateUpdatedAt ?? null,
         q?.sentTokenAmount ?? null,
         q?.baseUnits.toString() ?? null,
+        // the consumer handles the event in a span of its trace: the worker continues it later
+        currentTraceparent() ?? null,
       ],
     );
     if (inserted.length === 0) {

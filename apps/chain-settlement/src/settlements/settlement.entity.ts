@@ -44,6 +44,10 @@ export class SettlementEntity {
   @Column('text')
   state!: SettlementState;
 
+  // W3C traceparent of the payment.confirmed handling that created the row (null before the column).
+  @Column('text', { nullable: true })
+  traceparent!: string | null;
+
   @Column('text', { name: 'signer_address', nullable: true })
   signerAddress!: string | null;
 

@@ -51,6 +51,7 @@ export class SettlementFinalizer {
         type: Topics.TransferFailed,
         key: s.orderUuid,
         merchantId: s.merchantId,
+        traceparent: s.traceparent ?? undefined, // the order's trace, from payment.confirmed
         data: {
           orderUuid: s.orderUuid,
           transactionHash: txHash,
@@ -65,6 +66,7 @@ export class SettlementFinalizer {
       type: Topics.TransferSucceeded,
       key: s.orderUuid,
       merchantId: s.merchantId,
+      traceparent: s.traceparent ?? undefined,
       data: {
         orderUuid: s.orderUuid,
         transactionHash: txHash,

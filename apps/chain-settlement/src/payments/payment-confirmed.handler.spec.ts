@@ -1,0 +1,50 @@
+import { EntityManager } from 'typeorm';
+
+import { EventEnvelope, PaymentConfirmedV1 } from '@onramp/contracts';
+import { EventConsumer } from '@onramp/messaging';
+import { inSpanFrom, installTracing, SpanKind } from '@onramp/observability';
+import { StaleFxRateError } from '@onramp/settlement-domain';
+
+import { FxQuoteService } from '../fx/fx-quote.service';
+import { PaymentConfirmedHandler } from './payment-confirmed.handler';
+
+// The settlement row keeps the trace of the payment.confirmed that created it; the worker, which
+// runs outside any event, publishes transfer.* in that trace (SettlementFinalizer), so one order is
+// one trace from the API to the webhook.
+describe('PaymentConfirmedHandler', () => {
+  beforeAll(() => installTracing({ serviceName: 'chain-settlement-spec', spanProcessors: [] }));
+
+  it('stores the trace of the event it handles on the settlement row', async () => {
+    const params: unknown[][] = [];
+    const manager = {
+      query: (_sql: string, values: unknown[]) => {
+        params.push(values);
+        return Promise.resolve([{ order_uuid: 'o' }]);
+      },
+    } as unknown as EntityManager;
+    const fx = {
+      quote: () => Promise.reject(new StaleFxRateError(900, 300)),
+    } as unknown as FxQuoteService;
+    const handler = new PaymentConfirmedHandler({} as EventConsumer, fx);
+    const event = {
+      merchantId: '7b0c1f0e-3f5e-4c59-9d9c-8f3b5d7c2a10',
+      data: {
+        orderUuid: '0b7d3c1e-5a7f-4d1e-9a53-2f6f1c1d2e3f',
+        bankTransactionId: 'c1d2e3f4-0000-4000-8000-000000000001',
+        reference: 'RF18539007547034',
+        recipientAddress: '0x00000000000000000000000000000000000000aa',
+        payedAmount: '10.00',
+        payerAccountHolderName: 'Jane Doe',
+      },
+    } as unknown as EventEnvelope<'payment.confirmed', PaymentConfirmedV1>;
+    const incoming = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+    await inSpanFrom('payment.confirmed process', SpanKind.CONSUMER, { traceparent: incoming }, {}, () =>
+      handler.handle(event, manager),
+    );
+
+    const stored = params[0].at(-1) as string;
+    expect(stored.split('-')[1]).toBe('4bf92f3577b34da6a3ce929d0e0e4736'); // same trace, the consumer's span
+    expect(stored).not.toBe(incoming);
+  });
+});
