@@ -21,6 +21,8 @@ export {
 } from './dead-letters/dead-letter-record';
 export type { DeadLetter, DeadLetterFilter } from './dead-letters/dead-letter-record';
 export { DEFAULT_REPLAY_GROUP, replayDeadLetters } from './dead-letters/replay-dead-letters';
+export { replayEmbeddedDeadLetters } from './dead-letters/replay-embedded-dead-letters';
+export type { ReplayEmbeddedDeadLettersOptions } from './dead-letters/replay-embedded-dead-letters';
 export type {
   ReplayDeadLettersOptions,
   ReplayedDeadLetter,

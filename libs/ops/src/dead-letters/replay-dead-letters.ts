@@ -119,7 +119,9 @@ export async function replayDeadLetters(opts: ReplayDeadLettersOptions): Promise
             messages: [{ key: record.key, value: record.value, headers: replayHeaders(record) }],
           });
         }
-        result.records.push(describe(record, keep ? (dryRun ? 'would-replay' : 'replayed') : 'skipped'));
+        result.records.push(
+          describeDeadLetter(record, keep ? (dryRun ? 'would-replay' : 'replayed') : 'skipped'),
+        );
         if (keep && !dryRun) result.replayed++;
         if (!keep) result.skipped++;
         const next = BigInt(message.offset) + 1n;
@@ -178,7 +180,7 @@ function toDeadLetter(topic: string, partition: number, m: KafkaMessage): DeadLe
   };
 }
 
-function describe(r: DeadLetter, action: ReplayedDeadLetter['action']): ReplayedDeadLetter {
+export function describeDeadLetter(r: DeadLetter, action: ReplayedDeadLetter['action']): ReplayedDeadLetter {
   return {
     dlqTopic: r.dlqTopic,
     partition: r.partition,
