@@ -12,7 +12,13 @@ import { PaymentConfirmedHandler } from './payment-confirmed.handler';
 // runs outside any event, publishes transfer.* in that trace (SettlementFinalizer), so one order is
 // one trace from the API to the webhook.
 describe('PaymentConfirmedHandler', () => {
-  beforeAll(() => installTracing({ serviceName: 'chain-settlement-spec', spanProcessors: [] }));
+  beforeAll(() =>
+    installTracing({
+      serviceName: 'chain-settlement-spec',
+      config: { exportOtlp: false },
+      spanProcessors: [],
+    }),
+  );
 
   it('stores the trace of the event it handles on the settlement row', async () => {
     const params: unknown[][] = [];
