@@ -8,6 +8,7 @@ import { Returns1763900000001 } from './migrations/1763900000001-returns';
 import { OrderExpiry1764200000000 } from './migrations/1764200000000-order-expiry';
 import { PayerNames1764400000000 } from './migrations/1764400000000-payer-names';
 import { MerchantPaymentPolicies1764400000001 } from './migrations/1764400000001-merchant-payment-policies';
+import { CreditReversals1764400000002 } from './migrations/1764400000002-credit-reversals';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
@@ -24,5 +25,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CreateAdminAudit1764300000000,
     PayerNames1764400000000,
     MerchantPaymentPolicies1764400000001,
+    CreditReversals1764400000002,
   ],
 };

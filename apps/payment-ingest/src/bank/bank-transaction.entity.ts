@@ -75,6 +75,13 @@ export class BankTransactionEntity {
   @Column('uuid', { name: 'matched_order_uuid', nullable: true })
   matchedOrderUuid!: string | null;
 
+  // Set when a statement shows the bank took this credit back (reversal_ref: its booking reference).
+  @Column('timestamptz', { name: 'reversed_at', nullable: true })
+  reversedAt!: Date | null;
+
+  @Column('text', { name: 'reversal_reason', nullable: true })
+  reversalReason!: string | null;
+
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 
 import { buildCamt054, generateRfReference } from '@onramp/sepa';
 
+import { operatorHeaders } from '@onramp/testing';
+
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 import { StatementInboxWatcher } from './statement-inbox.watcher';
 
@@ -60,5 +62,52 @@ describe('payment-ingest: BANK_STATEMENT_INBOX (integration)', () => {
     // a second pass finds nothing new
     await watcher.poll();
     expect(readdirSync(join(inbox, 'done'))).toHaveLength(2);
+  });
+
+  it('a reversal takes a suspense credit out of the queue: nothing is left to return or assign', async () => {
+    const reference = generateRfReference();
+    const credit = {
+      amount: '42.00',
+      debtorName: 'Grace Hopper',
+      debtorIban: 'DE12500105170648489890',
+      structuredReference: reference,
+    };
+    const file = (messageId: string, entry: Record<string, unknown>) =>
+      buildCamt054({
+        messageId,
+        accountIban: 'DE89370400440532013000',
+        accountHolder: 'Onramp Collections GmbH',
+        createdAt: new Date(),
+        credits: [{ ...credit, ...entry } as never],
+      });
+    writeFileSync(
+      join(inbox, 'credit.xml'),
+      file(`REV-${randomUUID()}`, { accountServicerRef: `C-${reference}` }),
+    );
+    await watcher.poll();
+    writeFileSync(
+      join(inbox, 'reversal.xml'),
+      file(`REV-${randomUUID()}`, { accountServicerRef: `R-${reference}`, reversal: { reasonCode: 'AC04' } }),
+    );
+    await watcher.poll();
+    const rows: { reason: string; reversal: string; id: string }[] = await t.dataSource.query(
+      `SELECT id, suspense_reason AS reason, reversal_reason AS reversal FROM payments.bank_transactions WHERE account_servicer_ref = $1`,
+      [`C-${reference}`],
+    );
+    expect(rows).toEqual([{ id: expect.any(String), reason: 'UNKNOWN_REFERENCE', reversal: 'AC04' }]);
+    const suspense = await t.app.inject({
+      method: 'GET',
+      url: '/admin/bank-transactions?suspense=true',
+      headers: operatorHeaders('GET', '/admin/bank-transactions?suspense=true'),
+    });
+    expect(suspense.json<{ id: string }[]>().map((c) => c.id)).not.toContain(rows[0]!.id);
+    const path = `/admin/bank-transactions/${rows[0]!.id}/return`;
+    const ret = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: operatorHeaders('POST', path),
+      payload: { reason: 'x' },
+    });
+    expect(ret.statusCode).toBe(409);
   });
 });

@@ -57,6 +57,8 @@ export class RecordSepaCreditUseCase {
       status: input.status,
       matchStatus: 'UNMATCHED',
       payerNameCheck: null,
+      reversedAt: null,
+      reversalReason: null,
       matchedReference: null,
       matchedOrderUuid: null,
       createdAt: now,

@@ -104,20 +104,42 @@ export class AdminBankStatementsController {
 
   // Credits that pay nothing and wait for the operator.
   @Get('bank-transactions')
-  async list(@Query('suspense') suspense: string | undefined): Promise<SuspenseCredit[]> {
-    if (suspense !== 'true')
-      throw badRequest('only ?suspense=true is supported', [{ field: 'suspense', message: 'must be true' }]);
-    const rows = await this.dataSource
-      .getRepository(BankTransactionEntity)
-      .createQueryBuilder('t')
+  // ?reversed=true: credits the bank took back, those that had paid an order first (to check their payout).
+  async list(
+    @Query('suspense') suspense: string | undefined,
+    @Query('reversed') reversed: string | undefined,
+  ): Promise<SuspenseCredit[]> {
+    if ((suspense === 'true') === (reversed === 'true'))
+      throw badRequest('give ?suspense=true or ?reversed=true', [
+        { field: 'suspense', message: 'suspense=true or reversed=true is required' },
+      ]);
+    const query = this.dataSource.getRepository(BankTransactionEntity).createQueryBuilder('t');
+    if (reversed === 'true') {
+      const credits = await query
+        .where('t.reversed_at IS NOT NULL')
+        .orderBy(`t.match_status = 'MATCHED'`, 'DESC')
+        .addOrderBy('t.reversedAt', 'ASC')
+        .take(500)
+        .getMany();
+      return credits.map((t) => ({
+        ...this.present(t),
+        reason: `REVERSED${t.reversalReason ? ` ${t.reversalReason}` : ''}${t.matchStatus === 'MATCHED' ? ` after paying order ${t.matchedOrderUuid}` : ''}`,
+      }));
+    }
+    const rows = await query
       .where('t.suspense_reason IS NOT NULL')
       .andWhere(`t.match_status <> 'MATCHED'`)
+      .andWhere('t.reversed_at IS NULL')
       .andWhere('NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = t.id)')
       .orderBy('t.createdAt', 'ASC')
       .addOrderBy('t.id', 'ASC')
       .take(500)
       .getMany();
-    return rows.map((t) => ({
+    return rows.map((t) => this.present(t));
+  }
+
+  private present(t: BankTransactionEntity): SuspenseCredit {
+    return {
       id: t.id,
       amount: t.amount,
       currency: t.currency,
@@ -127,6 +149,6 @@ export class AdminBankStatementsController {
       accountIban: t.accountIban,
       reason: t.suspenseReason ?? '',
       createdAt: t.createdAt.toISOString(),
-    }));
+    };
   }
 }

@@ -40,6 +40,7 @@ export class AssignCreditUseCase {
         .where('t.id = :id', { id: creditId })
         .getOne();
       if (!credit) throw notFound('bank transaction not found');
+      if (credit.reversedAt) throw conflict('the bank took this credit back (reversal)');
       if (credit.matchStatus === 'MATCHED' || credit.suspenseReason === null || credit.status !== 'BOOKED') {
         throw conflict('only a booked credit waiting in suspense can be assigned');
       }

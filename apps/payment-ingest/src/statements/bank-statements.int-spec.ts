@@ -89,6 +89,16 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     const nl = await upload(fixture('camt054-001.08-nl-bank.xml'));
     expect(nl.json()).toMatchObject({ entries: 4, creditsBooked: 2, creditsMatched: 1, duplicates: 0 });
     expect((await confirmations())[orderOf.farAbove]).toBeUndefined();
+    // its reversal (FR01, a recall) takes back the exact order's 100.00 after it paid: flagged
+    const reversed = await t.app.inject({
+      method: 'GET',
+      url: '/admin/bank-transactions?reversed=true',
+      headers: operatorHeaders('GET', '/admin/bank-transactions?reversed=true'),
+    });
+    expect(reversed.statusCode).toBe(200);
+    expect(reversed.json<{ amount: string; reason: string }[]>().map((c) => [c.amount, c.reason])).toEqual([
+      ['100.00', `REVERSED FR01 after paying order ${orderOf.exact}`],
+    ]);
 
     // the same bookings again in the end-of-day camt.053 (another message id) book nothing twice;
     // a second payment for an order already paid waits in suspense

@@ -78,6 +78,10 @@ export class IngestBankStatementUseCase {
         if (tx.direction === 'DBIT' && tx.status === 'BOOK' && !tx.reversal)
           await this.settleReturn(manager, tx);
       }
+      for (const tx of statement.transactions) {
+        if (tx.direction === 'DBIT' && tx.status === 'BOOK' && tx.reversal)
+          await this.reverseCredit(manager, tx);
+      }
       for (const tx of credits) {
         const outcome = await this.book(manager, statement, tx);
         if (outcome === 'duplicate') result.duplicates++;
@@ -133,6 +137,8 @@ export class IngestBankStatementUseCase {
       status: 'BOOKED',
       matchStatus: 'UNMATCHED',
       payerNameCheck: null,
+      reversedAt: null,
+      reversalReason: null,
       matchedReference: null,
       matchedOrderUuid: null,
       createdAt: now,
@@ -151,6 +157,41 @@ export class IngestBankStatementUseCase {
     const ref = pickReference(await findReferencesForUpdate(manager, candidates), candidates);
     if (!ref) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
     return this.settler.settle(manager, credit, ref);
+  }
+
+  // The bank took a credit back (recall, fraud, the payer's bank's return): the same payer IBAN and
+  // amount, and the same reference or end-to-end id. A credit that paid nothing simply leaves
+  // suspense (there is nothing to return any more). A credit that paid an order is flagged for the
+  // operator: its payout may already be on chain, and recovering it is a decision, not a rule.
+  private async reverseCredit(manager: EntityManager, tx: StatementTransaction): Promise<void> {
+    const candidates = creditReferenceCandidates({
+      structured: tx.structuredReferences,
+      unstructured: tx.unstructured,
+      endToEndId: tx.endToEndId,
+    });
+    const e2e = tx.endToEndId && tx.endToEndId !== 'NOTPROVIDED' ? tx.endToEndId : null;
+    const rows: { id: string; match_status: string; matched_order_uuid: string | null }[] =
+      await manager.query(
+        `UPDATE payments.bank_transactions SET reversed_at = now(), reversal_ref = $4, reversal_reason = $5, updated_at = now()
+       WHERE id = (
+         SELECT id FROM payments.bank_transactions
+         WHERE source = 'STATEMENT' AND status = 'BOOKED' AND reversed_at IS NULL
+           AND payer_iban = $1 AND amount = $2
+           AND (candidate_references && $3::text[] OR ($6::text IS NOT NULL AND end_to_end_id = $6))
+           AND NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = bank_transactions.id)
+         ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
+       RETURNING id, match_status, matched_order_uuid`,
+        [tx.debtorIban, tx.amount, candidates, tx.key, tx.returnReason ?? 'reversal', e2e],
+      );
+    const credit = rows[0];
+    if (!credit) {
+      this.log.warn(`reversal ${tx.key} of ${tx.amount} EUR matches no booked credit; left for the operator`);
+      return;
+    }
+    if (credit.match_status === 'MATCHED')
+      this.log.error(
+        `credit ${credit.id} that paid order ${credit.matched_order_uuid} was reversed by the bank (${tx.returnReason ?? 'no reason given'}): check its payout`,
+      );
   }
 
   // A booked debit to a payer we owe a return: the money left, RETURN_PENDING -> RETURNED. Matched

@@ -7,6 +7,7 @@ const credit = (over: Partial<BankCredit>): BankCredit => ({
   orderUuid: null,
   suspenseReason: null,
   returnStatus: null,
+  reversed: false,
   ...over,
 });
 
@@ -41,6 +42,7 @@ describe('compareBankLedger', () => {
       inSuspense: '0.10',
       returning: '250000.00',
       returned: '19.01',
+      reversed: '0.00',
       waiting: '5.00',
     });
   });
@@ -58,6 +60,25 @@ describe('compareBankLedger', () => {
       'credit-for-unknown-order',
       'credit-paid-and-returned',
       'order-paid-twice',
+    ]);
+  });
+
+  it('counts a credit the bank took back as reversed, and one that had paid an order as a mismatch', () => {
+    const result = compareBankLedger(
+      [{ uuid: 'o1', status: 'COMPLETED' }],
+      [
+        credit({ id: 'a', amount: '20.00', suspenseReason: 'UNKNOWN_REFERENCE', reversed: true }),
+        credit({ id: 'b', amount: '30.00', matchStatus: 'MATCHED', orderUuid: 'o1', reversed: true }),
+      ],
+    );
+    expect(result.figures).toMatchObject({
+      received: '50.00',
+      reversed: '20.00',
+      paid: '30.00',
+      inSuspense: '0.00',
+    });
+    expect(result.mismatches).toEqual([
+      expect.objectContaining({ kind: 'credit-reversed-after-paying', orderUuid: 'o1' }),
     ]);
   });
 });

@@ -5,7 +5,8 @@ import { fromScaledFixed, toScaled } from '@onramp/money';
 import { Mismatch } from './ledger.types';
 
 // The euro side: every credit the bank booked is exactly one of paid (matched to an order),
-// waiting in suspense, being returned or returned, or (sandbox only) waiting for its order.
+// waiting in suspense, being returned or returned, taken back by the bank (reversed), or (sandbox
+// only) waiting for its order.
 
 export interface BankCredit {
   id: string;
@@ -14,6 +15,7 @@ export interface BankCredit {
   orderUuid: string | null;
   suspenseReason: string | null;
   returnStatus: string | null; // RETURN_PENDING | RETURNED
+  reversed: boolean; // the bank took it back
 }
 
 export interface BankFigures {
@@ -23,6 +25,7 @@ export interface BankFigures {
   inSuspense: string;
   returning: string; // RETURN_PENDING
   returned: string;
+  reversed: string; // taken back by the bank before paying anything
   waiting: string; // unmatched sandbox credits without a reason yet
 }
 
@@ -31,7 +34,15 @@ export function compareBankLedger(
   credits: BankCredit[],
 ): { figures: BankFigures; mismatches: Mismatch[] } {
   const known = new Map(orders.map((o) => [o.uuid, o.status]));
-  const sums = { received: 0n, paid: 0n, inSuspense: 0n, returning: 0n, returned: 0n, waiting: 0n };
+  const sums = {
+    received: 0n,
+    paid: 0n,
+    inSuspense: 0n,
+    returning: 0n,
+    returned: 0n,
+    reversed: 0n,
+    waiting: 0n,
+  };
   const mismatches: Mismatch[] = [];
   const paidBy = new Map<string, string[]>();
   for (const c of credits) {
@@ -39,6 +50,13 @@ export function compareBankLedger(
     sums.received += cents;
     if (c.matchStatus === 'MATCHED') {
       sums.paid += cents;
+      if (c.reversed) {
+        mismatches.push({
+          kind: 'credit-reversed-after-paying',
+          orderUuid: c.orderUuid ?? undefined,
+          detail: `credit ${c.id} of ${c.amount} EUR paid an order and was then reversed by the bank`,
+        });
+      }
       if (c.returnStatus) {
         mismatches.push({
           kind: 'credit-paid-and-returned',
@@ -53,7 +71,8 @@ export function compareBankLedger(
           detail: `credit ${c.id} of ${c.amount} EUR paid an order the books do not have`,
         });
       } else paidBy.set(c.orderUuid, [...(paidBy.get(c.orderUuid) ?? []), c.id]);
-    } else if (c.returnStatus === 'RETURNED') sums.returned += cents;
+    } else if (c.reversed) sums.reversed += cents;
+    else if (c.returnStatus === 'RETURNED') sums.returned += cents;
     else if (c.returnStatus === 'RETURN_PENDING') sums.returning += cents;
     else if (c.suspenseReason) sums.inSuspense += cents;
     else sums.waiting += cents;
@@ -75,6 +94,7 @@ export function compareBankLedger(
       inSuspense: eur(sums.inSuspense),
       returning: eur(sums.returning),
       returned: eur(sums.returned),
+      reversed: eur(sums.reversed),
       waiting: eur(sums.waiting),
     },
     mismatches,
@@ -103,8 +123,10 @@ export async function readBankLedger(
       matched_order_uuid: string | null;
       suspense_reason: string | null;
       return_status: string | null;
+      reversed: boolean;
     }>(
-      `SELECT t.id, t.amount::text, t.match_status, t.matched_order_uuid, t.suspense_reason, r.status AS return_status
+      `SELECT t.id, t.amount::text, t.match_status, t.matched_order_uuid, t.suspense_reason, r.status AS return_status,
+              t.reversed_at IS NOT NULL AS reversed
        FROM "payments"."bank_transactions" t LEFT JOIN "payments"."returns" r ON r.bank_transaction_id = t.id
        WHERE t.status = 'BOOKED'`,
     );
@@ -117,6 +139,7 @@ export async function readBankLedger(
         orderUuid: r.matched_order_uuid,
         suspenseReason: r.suspense_reason,
         returnStatus: r.return_status,
+        reversed: r.reversed,
       })),
     };
   } finally {

@@ -9,7 +9,7 @@ export function formatReconcileReport(r: ReconcileReport): string {
     `  orders             ${f.orders} (completed ${f.completed}, failed ${f.failed}, non-terminal ${f.nonTerminal})`,
     `  settlements        ${f.settlements} (in flight ${f.settlementsInFlight})`,
     `  transfers on chain ${f.transfersOnChain} (duplicates ${f.duplicates}, missing ${f.missing})`,
-    `  bank credits       ${r.bank.credits}: ${r.bank.received} EUR received = ${r.bank.paid} paid + ${r.bank.inSuspense} in suspense + ${r.bank.returning} returning + ${r.bank.returned} returned + ${r.bank.waiting} waiting`,
+    `  bank credits       ${r.bank.credits}: ${r.bank.received} EUR received = ${r.bank.paid} paid + ${r.bank.inSuspense} in suspense + ${r.bank.returning} returning + ${r.bank.returned} returned + ${r.bank.reversed} reversed + ${r.bank.waiting} waiting`,
     `  mismatches         ${f.mismatches}`,
     ...r.mismatches.map((m) => `  - ${m.kind}${m.orderUuid ? ` order ${m.orderUuid}` : ''}: ${m.detail}`),
   ];

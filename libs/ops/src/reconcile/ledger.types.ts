@@ -45,7 +45,9 @@ export type MismatchKind =
   | 'confirmed-but-order-not-completed'
   | 'credit-for-unknown-order'
   | 'order-paid-twice'
-  | 'credit-paid-and-returned';
+  | 'credit-paid-and-returned'
+  // the bank took back a credit that had already paid an order: its payout is unfunded
+  | 'credit-reversed-after-paying';
 
 export interface Mismatch {
   kind: MismatchKind;

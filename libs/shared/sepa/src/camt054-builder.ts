@@ -8,6 +8,8 @@ export interface Camt054Credit {
   structuredReference?: string; // RmtInf/Strd/CdtrRefInf/Ref
   unstructured?: string; // RmtInf/Ustrd
   endToEndId?: string;
+  // The bank taking this credit back: a DBIT entry with RvslInd and the return reason code.
+  reversal?: { reasonCode: string };
 }
 
 export interface Camt054Notification {
@@ -37,7 +39,7 @@ export function buildCamt054(n: Camt054Notification): string {
       <Ntry>
         <NtryRef>${i + 1}</NtryRef>
         <Amt Ccy="EUR">${c.amount}</Amt>
-        <CdtDbtInd>CRDT</CdtDbtInd>
+        <CdtDbtInd>${c.reversal ? 'DBIT' : 'CRDT'}</CdtDbtInd>${c.reversal ? '\n        <RvslInd>true</RvslInd>' : ''}
         <Sts><Cd>BOOK</Cd></Sts>
         <BookgDt><Dt>${day}</Dt></BookgDt>
         <ValDt><Dt>${day}</Dt></ValDt>
@@ -47,13 +49,14 @@ export function buildCamt054(n: Camt054Notification): string {
           <TxDtls>
             <Refs><AcctSvcrRef>${escape(c.accountServicerRef)}</AcctSvcrRef><EndToEndId>${escape(c.endToEndId ?? 'NOTPROVIDED')}</EndToEndId></Refs>
             <Amt Ccy="EUR">${c.amount}</Amt>
-            <CdtDbtInd>CRDT</CdtDbtInd>
+            <CdtDbtInd>${c.reversal ? 'DBIT' : 'CRDT'}</CdtDbtInd>
             <RltdPties>
               <Dbtr><Pty><Nm>${escape(c.debtorName)}</Nm></Pty></Dbtr>
               <DbtrAcct><Id><IBAN>${escape(c.debtorIban)}</IBAN></Id></DbtrAcct>
               <Cdtr><Pty><Nm>${escape(n.accountHolder)}</Nm></Pty></Cdtr>
             </RltdPties>
             ${remittance ? `<RmtInf>${remittance}</RmtInf>` : ''}
+            ${c.reversal ? `<RtrInf><Rsn><Cd>${escape(c.reversal.reasonCode)}</Cd></Rsn></RtrInf>` : ''}
           </TxDtls>
         </NtryDtls>
       </Ntry>`;
