@@ -2,7 +2,7 @@ import { OpenAPIObject } from '@nestjs/swagger';
 
 import { BASIC_SCHEME, BEARER_SCHEME } from '@onramp/openapi';
 
-import { PublicHost } from './public-apps';
+import { DocumentHost } from './public-apps';
 
 type ServerObject = NonNullable<OpenAPIObject['servers']>[number];
 // A plain type (not an interface) so it is also a JSON object.
@@ -18,7 +18,7 @@ const CONVENTIONS = `
 
 **Retries.** \`POST /orders/create\` and \`POST /kyc/add\` take an \`Idempotency-Key\` header: a retry with the same key and body returns the first response instead of creating a second resource.`;
 
-export const HOSTS: Record<PublicHost, { title: string; description: string; server: ServerObject }> = {
+export const HOSTS: Record<DocumentHost, { title: string; description: string; server: ServerObject }> = {
   base: {
     title: 'onramp API: orders host',
     description: `EUR by SEPA bank transfer in, USDC on Arbitrum out. This host (\`{base_url}\`) serves \`/orders/*\`, \`/merchant/webhook*\`, \`/sandbox/*\` (sandbox mode only) and \`POST /auth/token\`; the KYC endpoints are on the KYC host (\`{kyc_url}\`, its own document). The events sent to the merchant's webhook URL are under \`webhooks\`.
@@ -43,6 +43,23 @@ ${CONVENTIONS}`,
       },
     },
   },
+  admin: {
+    title: 'onramp API: admin listener (operators)',
+    description: `For operators, not merchants. The gateway's admin listener (\`{admin_url}\`, loopback only: reach it on the machine or through a port-forward) serves \`/admin/*\` of every service.
+
+**Authentication.** \`Authorization: Bearer <operator key>\` (or \`X-Admin-Key\`): a named operator key from \`OPERATOR_KEYS\`, or the bootstrap \`ADMIN_API_KEY\`. The gateway checks the key and its scope (\`read\` for every GET; \`merchants\`, \`deliveries\`, \`kyc\` or \`money\` for changes) and answers 401 or 403 itself; the services accept only the gateway.
+
+**Audit.** Every change is recorded with its operator in an append-only log: \`GET /admin/audit\`.
+
+**Errors** are \`application/problem+json\` (RFC 9457), as on the public hosts.`,
+    server: {
+      url: '{admin_url}',
+      description: 'Admin listener',
+      variables: {
+        admin_url: { default: 'http://127.0.0.1:3002', description: 'Base address of the admin listener.' },
+      },
+    },
+  },
 };
 
 // In the order a reader meets them; a document lists only the tags it uses.
@@ -56,6 +73,17 @@ export const TAGS: TagObject[] = [
   },
   { name: 'Sandbox bank', description: 'Sandbox mode only: simulate the end user paying.' },
 ];
+
+export const OPERATOR_SCHEME = 'operatorKey';
+
+// The admin document's only scheme, required by every operation there.
+export const ADMIN_SECURITY_SCHEMES: SecuritySchemes = {
+  [OPERATOR_SCHEME]: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An operator key (OPERATOR_KEYS) or the bootstrap ADMIN_API_KEY.',
+  },
+};
 
 export const SECURITY_SCHEMES: SecuritySchemes = {
   [BEARER_SCHEME]: {

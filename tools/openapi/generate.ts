@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-import { buildOpenApiDocuments, PUBLIC_HOSTS, renderDocument } from './openapi-documents';
+import { buildOpenApiDocuments, DOCUMENT_HOSTS, renderDocument } from './openapi-documents';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const DOCS_DIR = join(REPO_ROOT, 'docs', 'openapi');
@@ -15,7 +15,7 @@ export function platformVersion(): string {
 async function main(): Promise<void> {
   const documents = await buildOpenApiDocuments(platformVersion());
   mkdirSync(DOCS_DIR, { recursive: true });
-  for (const host of PUBLIC_HOSTS) {
+  for (const host of DOCUMENT_HOSTS) {
     const file = documentPath(host);
     writeFileSync(file, renderDocument(documents[host]));
     const operations = Object.values(documents[host].paths).reduce(

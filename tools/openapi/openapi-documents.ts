@@ -8,7 +8,7 @@ import { DocumentBuilder, getSchemaPath, OpenAPIObject, SwaggerModule } from '@n
 import { SharedProblemTypes } from '@onramp/http';
 import { ProblemResponse, PROBLEM_JSON } from '@onramp/openapi';
 
-import { HOSTS, SECURITY_SCHEMES, TAGS } from './document-info';
+import { ADMIN_SECURITY_SCHEMES, HOSTS, OPERATOR_SCHEME, SECURITY_SCHEMES, TAGS } from './document-info';
 import {
   canonicalOrder,
   isObject,
@@ -17,11 +17,12 @@ import {
   reachableSchemas,
   toJsonSchemaNullability,
 } from './document-transforms';
-import { PUBLIC_APP_MODULES, PublicHost, servedOn } from './public-apps';
+import { DocumentHost, PUBLIC_APP_MODULES, PublicHost, servedOn } from './public-apps';
 import { OrderWebhooksController } from './webhooks/order-webhooks.controller';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const PUBLIC_HOSTS: PublicHost[] = ['base', 'kyc'];
+export const DOCUMENT_HOSTS: DocumentHost[] = [...PUBLIC_HOSTS, 'admin'];
 
 @Module({ imports: PUBLIC_APP_MODULES, controllers: [OrderWebhooksController] })
 class ApiDocsModule {}
@@ -95,6 +96,75 @@ const GATEWAY_RESPONSE_NAMES: Record<string, string> = {
   '504': 'GatewayTimeout',
 };
 
+// GET /admin/audit is answered by the gateway itself (it merges every service's audit log), so no
+// controller describes it.
+const ADMIN_AUDIT_PATH: JsonObject = {
+  '/admin/audit': {
+    get: {
+      operationId: 'listAdminAudit',
+      summary: "Operators' changes, newest first, across the services (read scope)",
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Records to return, 1 to 50 (default 50).',
+          schema: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
+        },
+        {
+          name: 'before',
+          in: 'query',
+          required: false,
+          description: "Only records before this time: the last record's `at` pages back.",
+          schema: { type: 'string', format: 'date-time' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The merged audit log. No secret, payer name or IBAN is ever recorded.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: [
+                    'id',
+                    'service',
+                    'operator',
+                    'action',
+                    'target',
+                    'before',
+                    'after',
+                    'requestId',
+                    'at',
+                  ],
+                  properties: {
+                    id: { type: 'string', format: 'uuid' },
+                    service: { type: 'string', example: 'auth' },
+                    operator: { type: 'string', example: 'alice' },
+                    action: { type: 'string', example: 'merchant.rotate-secret' },
+                    target: { type: 'string' },
+                    before: { type: ['object', 'null'] },
+                    after: { type: ['object', 'null'] },
+                    requestId: { type: ['string', 'null'] },
+                    at: { type: 'string', format: 'date-time' },
+                  },
+                },
+              },
+            },
+          },
+        },
+        '400': problem('`limit` or `before` is malformed.'),
+        '401': problem('No valid operator key.'),
+        '403': problem('The operator lacks the `read` scope.'),
+        '502': problem('A service did not answer with its audit log.'),
+        '504': problem('A service did not answer in time.'),
+      },
+    },
+  },
+};
+
 function withGatewayResponses(operation: Json): Json {
   if (!isObject(operation) || !isObject(operation.responses)) return operation;
   const responses: JsonObject = { ...operation.responses };
@@ -109,10 +179,12 @@ function withGatewayResponses(operation: Json): Json {
   };
 }
 
-function pathsServedOn(host: PublicHost, paths: JsonObject): JsonObject {
-  const served: JsonObject = {};
+function pathsServedOn(host: DocumentHost, paths: JsonObject): JsonObject {
+  const served: JsonObject = host === 'admin' ? { ...ADMIN_AUDIT_PATH } : {};
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
+    // each service's own log; operators read the merged one (GET /admin/audit, the gateway's)
+    if (path === '/admin/audit-log') continue;
     const operations = Object.entries(item).filter(([method]) => servedOn(host, method, path));
     if (operations.length > 0) {
       served[path] = Object.fromEntries(operations.map(([method, op]) => [method, withGatewayResponses(op)]));
@@ -136,7 +208,7 @@ function usedTags(paths: JsonObject, webhooks: JsonObject | undefined): Json[] {
   return TAGS.filter((tag) => names.has(tag.name)).map((tag) => ({ ...tag }));
 }
 
-function documentFor(host: PublicHost, scanned: JsonObject, version: string): JsonObject {
+function documentFor(host: DocumentHost, scanned: JsonObject, version: string): JsonObject {
   const paths = pathsServedOn(host, isObject(scanned.paths) ? scanned.paths : {});
   // The webhooks go to the merchant whose URL is managed on the base host.
   const webhooks = host === 'base' && isObject(scanned.webhooks) ? scanned.webhooks : undefined;
@@ -149,23 +221,26 @@ function documentFor(host: PublicHost, scanned: JsonObject, version: string): Js
     openapi: OPENAPI_VERSION,
     info: { title: HOSTS[host].title, version, description: HOSTS[host].description.trim() },
     servers: [HOSTS[host].server as unknown as JsonObject],
+    ...(host === 'admin' ? { security: [{ [OPERATOR_SCHEME]: [] }] } : {}),
     tags: usedTags(paths, webhooks),
     paths,
     ...(webhooks ? { webhooks } : {}),
     components: {
       schemas: reachableSchemas(allSchemas, [paths, webhooks ?? {}, responses]),
       responses,
-      securitySchemes: SECURITY_SCHEMES as unknown as JsonObject,
+      securitySchemes: (host === 'admin'
+        ? ADMIN_SECURITY_SCHEMES
+        : SECURITY_SCHEMES) as unknown as JsonObject,
     },
   };
   return canonicalOrder(toJsonSchemaNullability(document) as JsonObject);
 }
 
-// Both public documents, built from the controllers in memory.
-export async function buildOpenApiDocuments(version: string): Promise<Record<PublicHost, OpenAPIObject>> {
+// The public documents and the admin one, built from the controllers in memory.
+export async function buildOpenApiDocuments(version: string): Promise<Record<DocumentHost, OpenAPIObject>> {
   const scanned = await scanControllers();
-  const build = (host: PublicHost) => documentFor(host, scanned, version) as unknown as OpenAPIObject;
-  return { base: build('base'), kyc: build('kyc') };
+  const build = (host: DocumentHost) => documentFor(host, scanned, version) as unknown as OpenAPIObject;
+  return { base: build('base'), kyc: build('kyc'), admin: build('admin') };
 }
 
 // What `npm run docs:openapi` writes: 2-space JSON and a final newline.

@@ -4,8 +4,8 @@ import { relative } from 'node:path';
 import { OpenAPIObject } from '@nestjs/swagger';
 
 import { documentPath, platformVersion, REPO_ROOT } from './generate';
-import { buildOpenApiDocuments, PUBLIC_HOSTS, renderDocument } from './openapi-documents';
-import { PublicHost } from './public-apps';
+import { buildOpenApiDocuments, DOCUMENT_HOSTS, PUBLIC_HOSTS, renderDocument } from './openapi-documents';
+import { DocumentHost, PublicHost } from './public-apps';
 
 type Schema = {
   type?: string | string[];
@@ -75,13 +75,13 @@ function firstDifference(a: string, b: string): string {
 }
 
 describe('OpenAPI documents (docs/openapi)', () => {
-  let docs: Record<PublicHost, OpenAPIObject>;
+  let docs: Record<DocumentHost, OpenAPIObject>;
 
   beforeAll(async () => {
     docs = await buildOpenApiDocuments(platformVersion());
   });
 
-  it.each(PUBLIC_HOSTS)('the committed %s document is the one the code generates', (host) => {
+  it.each(DOCUMENT_HOSTS)('the committed %s document is the one the code generates', (host) => {
     const file = documentPath(host);
     const committed = existsSync(file) ? readFileSync(file, 'utf8') : '';
     const generated = renderDocument(docs[host]);
@@ -113,6 +113,26 @@ describe('OpenAPI documents (docs/openapi)', () => {
       expect(operations.filter((op) => /\/(admin|internal|health|\.well-known)\b/.test(op))).toEqual([]);
     },
   );
+
+  it("documents the operators' admin API on its own, behind an operator key, with the merged audit log", () => {
+    const admin = docs.admin;
+    const operations = operationsOf(admin);
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'get /admin/audit',
+        'post /admin/merchants',
+        'post /admin/webhook-deliveries/{id}/redeliver',
+        'post /admin/bank-transactions/{id}/return',
+      ]),
+    );
+    expect(operations.every((op) => op.split(' ')[1]?.startsWith('/admin/'))).toBe(true);
+    expect(operations).not.toContain('get /admin/audit-log'); // each service's own: not for operators
+    expect(admin.security).toEqual([{ operatorKey: [] }]);
+    expect(Object.keys(admin.components?.securitySchemes ?? {})).toEqual(['operatorKey']);
+    expect(admin.servers?.[0].url).toBe('{admin_url}');
+    for (const host of PUBLIC_HOSTS)
+      expect(operationsOf(docs[host]).some((op) => op.includes('/admin'))).toBe(false);
+  });
 
   it('documents the merchant webhook endpoints and the sandbox bank on the base host', () => {
     expect(operationsOf(docs.base)).toEqual(

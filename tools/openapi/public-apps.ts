@@ -11,6 +11,8 @@ import { AppModule as PaymentIngestAppModule } from '../../apps/payment-ingest/s
 import { loadWebhookConfig, WebhookDispatchModule } from '@onramp/webhooks-feature';
 
 export type PublicHost = Exclude<ListenerName, 'admin'>;
+// The hosts with a document: the two public ones and the operators' admin listener.
+export type DocumentHost = ListenerName;
 
 // Every app with an endpoint on a public host (chain-settlement has none).
 export const PUBLIC_APP_MODULES = [
@@ -22,7 +24,7 @@ export const PUBLIC_APP_MODULES = [
 ];
 
 // True when the gateway forwards `method path` on this host (path as in OpenAPI, `{uuid}` style).
-export function servedOn(host: PublicHost, method: string, path: string): boolean {
+export function servedOn(host: DocumentHost, method: string, path: string): boolean {
   if (isBlockedPath(path)) return false;
   return ROUTE_TABLE[host].some(
     (rule) =>

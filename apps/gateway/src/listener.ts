@@ -43,6 +43,7 @@ export async function createListener(
   if (isAdmin) {
     registerMetricsRoute(fastify, metrics, config.runtime.metrics);
     registerAuditRoute(fastify, config, config.admin);
+    registerApiDocsRoutes(fastify, 'admin');
   }
   for (const set of spec.routeSets) {
     await registerProxyRoutes(fastify, routesFor(set.listener, config), {

@@ -66,11 +66,12 @@ function loadUiAssets(): Record<string, Asset> {
   return uiAssets;
 }
 
-// GET /openapi.json (this host's document) and GET /docs (Swagger UI), without authentication.
+// GET /openapi.json (this host's document) and GET /docs (Swagger UI), without authentication (on
+// the admin listener too: the document holds no secret, the operations need an operator key).
 // Read at start-up: a gateway without its documents fails to start rather than serve 404s.
 export function registerApiDocsRoutes(
   fastify: FastifyInstance,
-  listener: Exclude<ListenerName, 'admin'>,
+  listener: ListenerName,
   constraints?: RouteShorthandOptions['constraints'],
 ): void {
   const assets: Record<string, Asset> = {
