@@ -189,6 +189,15 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
         headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/xml' },
         body: xml,
       });
+    // a statement of an account that is not one of ours changes nothing
+    const foreign = await call(`${banner.adminUrl}/admin/bank-statements`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/xml' },
+      body: xml.replaceAll(COLLECTION.iban, 'DE89370400440532013000'),
+    });
+    expect(foreign.status).toBe(422);
+    expect(foreign.text).toContain('DE89370400440532013000 is not one of the platform');
+
     const first = await upload();
     expect(first.status).toBe(201);
     // creditsMatched is not asserted: an order.created still on its way when the file arrives pays

@@ -20,6 +20,7 @@ import { KycEventsHandler } from './payer-names/kyc-events.handler';
 import { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
 import { AdminPaymentPoliciesController } from './policies/admin-payment-policies.controller';
 import { MerchantPolicies } from './policies/merchant-policies';
+import { CollectionAccounts } from './accounts/collection-accounts';
 import { OrderEventsHandler } from './references/order-events.handler';
 import { RecordSepaCreditUseCase } from './sandbox/record-sepa-credit.usecase';
 import { SandboxBankController } from './sandbox/sandbox-bank.controller';
@@ -71,6 +72,7 @@ import { XmlBodyParser } from './statements/xml-body';
     KycEventsHandler,
     StatementInboxWatcher,
     MerchantPolicies,
+    CollectionAccounts,
   ],
 })
 export class AppModule {}

@@ -1,10 +1,22 @@
-import { commonEnv, decimalString, defaultPorts, duration, int, loadEnv, oneOf, str } from '@onramp/config';
+import {
+  commonEnv,
+  ConfigError,
+  decimalString,
+  defaultPorts,
+  duration,
+  int,
+  loadEnv,
+  oneOf,
+  str,
+} from '@onramp/config';
 import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
 import { loadLoggingConfig } from '@onramp/logging';
 import { loadTransportConfig } from '@onramp/messaging';
 import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
 import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 import { defaultPayerNamePolicy, PAYER_NAME_POLICIES, PayerNamePolicy } from '@onramp/payments-domain';
+
+import { parseCollectionAccounts } from './accounts/parse-collection-accounts';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -22,6 +34,8 @@ const paymentIngestEnv = {
   COLLECTION_IBAN: str({ optional: true }),
   COLLECTION_BIC: str({ optional: true }),
   COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+  // Further receiving accounts: "IBAN BIC Holder name" entries separated by ";" (BIC may be "-").
+  COLLECTION_ACCOUNTS: str({ optional: true }),
   // OFF, WARN (recorded on the credit) or HOLD (a third-party payment waits in suspense); unset:
   // HOLD in production, WARN in sandbox.
   PAYER_NAME_POLICY: oneOf([...PAYER_NAME_POLICIES, ''] as const, { default: '' }),
@@ -43,6 +57,8 @@ export interface PaymentIngestConfig {
   maxAmount: string;
   tolerancePercent: string;
   collectionAccount: { iban: string; bic: string | null; name: string } | null;
+  // every receiving account: the one above first, then COLLECTION_ACCOUNTS
+  collectionAccounts: { iban: string; bic: string | null; name: string }[];
   returnsOutbox: string | null;
   orderTtlMs: number;
   payerNamePolicy: PayerNamePolicy;
@@ -53,6 +69,21 @@ export const PAYMENT_INGEST_CONFIG = Symbol('PAYMENT_INGEST_CONFIG');
 
 export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env): PaymentIngestConfig {
   const env = loadEnv(paymentIngestEnv, source);
+  const primary = env.COLLECTION_IBAN
+    ? {
+        iban: env.COLLECTION_IBAN,
+        bic: env.COLLECTION_BIC || null,
+        name: env.COLLECTION_ACCOUNT_NAME || 'Onramp Collections',
+      }
+    : env.ONRAMP_MODE === 'sandbox'
+      ? { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', name: 'Onramp Sandbox Collections' }
+      : null;
+  let further: { iban: string; bic: string | null; name: string }[];
+  try {
+    further = parseCollectionAccounts(env.COLLECTION_ACCOUNTS);
+  } catch (err) {
+    throw new ConfigError(`invalid configuration: ${(err as Error).message}`);
+  }
   return {
     mode: env.ONRAMP_MODE,
     databaseUrl: env.DATABASE_URL,
@@ -62,15 +93,8 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
     minAmount: env.ORDER_MIN_AMOUNT,
     maxAmount: env.ORDER_MAX_AMOUNT,
     tolerancePercent: env.AMOUNT_TOLERANCE_PERCENT,
-    collectionAccount: env.COLLECTION_IBAN
-      ? {
-          iban: env.COLLECTION_IBAN,
-          bic: env.COLLECTION_BIC || null,
-          name: env.COLLECTION_ACCOUNT_NAME || 'Onramp Collections',
-        }
-      : env.ONRAMP_MODE === 'sandbox'
-        ? { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', name: 'Onramp Sandbox Collections' }
-        : null,
+    collectionAccount: primary,
+    collectionAccounts: [...(primary ? [primary] : []), ...further.filter((a) => a.iban !== primary?.iban)],
     returnsOutbox: env.RETURNS_OUTBOX || null,
     orderTtlMs: env.ORDER_TTL,
     payerNamePolicy: env.PAYER_NAME_POLICY || defaultPayerNamePolicy(env.ONRAMP_MODE),

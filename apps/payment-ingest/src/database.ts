@@ -9,6 +9,7 @@ import { OrderExpiry1764200000000 } from './migrations/1764200000000-order-expir
 import { PayerNames1764400000000 } from './migrations/1764400000000-payer-names';
 import { MerchantPaymentPolicies1764400000001 } from './migrations/1764400000001-merchant-payment-policies';
 import { CreditReversals1764400000002 } from './migrations/1764400000002-credit-reversals';
+import { CollectionAccounts1764400000003 } from './migrations/1764400000003-collection-accounts';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
@@ -26,5 +27,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     PayerNames1764400000000,
     MerchantPaymentPolicies1764400000001,
     CreditReversals1764400000002,
+    CollectionAccounts1764400000003,
   ],
 };

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { badRequest } from '@onramp/http';
+import { badRequest, ProblemException } from '@onramp/http';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { OutboxRelay } from '@onramp/messaging';
 import {
@@ -18,6 +18,7 @@ import {
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
+import { CollectionAccounts } from '../accounts/collection-accounts';
 import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
 
 export interface StatementCounts {
@@ -38,6 +39,7 @@ export class IngestBankStatementUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly settler: StatementCreditSettler,
+    private readonly accounts: CollectionAccounts,
     private readonly relay: OutboxRelay,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
   ) {}
@@ -60,6 +62,7 @@ export class IngestBankStatementUseCase {
     const credits = statement.transactions.filter(
       (t) => t.direction === 'CRDT' && t.status === 'BOOK' && !t.reversal && t.currency === 'EUR',
     );
+    await this.assertOurAccounts(statement);
     const counts = await this.dataSource.transaction(async (manager): Promise<StatementCounts> => {
       const result: StatementCounts = {
         messageId: statement.messageId,
@@ -157,6 +160,22 @@ export class IngestBankStatementUseCase {
     const ref = pickReference(await findReferencesForUpdate(manager, candidates), candidates);
     if (!ref) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
     return this.settler.settle(manager, credit, ref);
+  }
+
+  // A credit belongs to the account it arrived on. In production a statement of an account that is
+  // not one of ours (a wrong file, another company's account) is refused whole: it changes nothing.
+  private async assertOurAccounts(statement: BankStatement): Promise<void> {
+    if (this.config.mode !== 'production') return;
+    const ibans = [
+      ...new Set(statement.transactions.map((t) => t.accountIban).filter((i): i is string => !!i)),
+    ];
+    for (const iban of ibans) {
+      if (!(await this.accounts.find(iban)))
+        throw new ProblemException(
+          422,
+          `bank statement not read: account ${iban} is not one of the platform's collection accounts (COLLECTION_IBAN, COLLECTION_ACCOUNTS)`,
+        );
+    }
   }
 
   // The bank took a credit back (recall, fraud, the payer's bank's return): the same payer IBAN and

@@ -10,6 +10,7 @@ import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { buildPain001Return } from '@onramp/payments-domain';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { CollectionAccounts } from '../accounts/collection-accounts';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 
 // Sends a suspense credit back to its payer: records the return (one per credit, unique) with its
@@ -22,17 +23,11 @@ export class ReturnCreditUseCase {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly accounts: CollectionAccounts,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
   ) {}
 
   async execute(creditId: string, reason: string, actor: AdminActor): Promise<{ returnId: string }> {
-    const account = this.config.collectionAccount;
-    if (!account) {
-      throw new ProblemException(
-        503,
-        'returns need COLLECTION_IBAN (and COLLECTION_BIC, COLLECTION_ACCOUNT_NAME)',
-      );
-    }
     const created = await this.dataSource.transaction(async (manager) => {
       const credit = await manager
         .createQueryBuilder(BankTransactionEntity, 't')
@@ -45,6 +40,16 @@ export class ReturnCreditUseCase {
         throw conflict('only a booked credit waiting in suspense can be returned');
       }
       if (!credit.payerIban) throw new ProblemException(422, 'the credit has no payer IBAN to return it to');
+      // the money goes back from the account it arrived on
+      const account =
+        (credit.accountIban ? await this.accounts.find(credit.accountIban, manager) : null) ??
+        this.config.collectionAccount;
+      if (!account) {
+        throw new ProblemException(
+          503,
+          'returns need the collection account (COLLECTION_IBAN, COLLECTION_BIC, COLLECTION_ACCOUNT_NAME or COLLECTION_ACCOUNTS)',
+        );
+      }
       const existing: unknown[] = await manager.query(
         `SELECT id FROM payments.returns WHERE bank_transaction_id = $1`,
         [credit.id],
