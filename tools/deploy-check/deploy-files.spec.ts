@@ -14,6 +14,7 @@ const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 
 // Where a service's config parser lives once it is a library (libs/<service>/feature).
 const CONFIG_FILES: Record<string, string> = {
+  kyc: 'libs/kyc/feature/src/config.ts',
   'webhook-dispatch': 'libs/webhooks/feature/src/config.ts',
 };
 
@@ -45,7 +46,7 @@ describe('Helm chart', () => {
     const sources: Record<string, string[]> = {
       gateway: ['apps/gateway/src/config.ts'],
       auth: ['apps/auth/src/config.ts'],
-      kyc: ['apps/kyc/src/config.ts'],
+      kyc: [CONFIG_FILES['kyc']!],
       orders: ['apps/orders/src/config.ts'],
       'payment-ingest': ['apps/payment-ingest/src/config.ts'],
       'chain-settlement': ['apps/chain-settlement/src/config.ts'],

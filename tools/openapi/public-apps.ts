@@ -1,14 +1,18 @@
 // The API documents are generated from the apps' own controllers and filtered by the gateway's
-// route table, so they describe what is really served. Only this tool imports apps (webhook-dispatch
-// is a library already: its module is built from a sandbox config; the preview connects to nothing).
+// route table, so they describe what is really served. Only this tool imports apps (kyc and
+// webhook-dispatch are libraries already: their modules are built from a sandbox config; the preview
+// connects to nothing).
 /* eslint-disable @nx/enforce-module-boundaries */
 import { AppModule as AuthAppModule } from '../../apps/auth/src/app.module';
 import { isBlockedPath, ListenerName, ROUTE_TABLE } from '../../apps/gateway/src/routes';
-import { AppModule as KycAppModule } from '../../apps/kyc/src/app.module';
 import { AppModule as OrdersAppModule } from '../../apps/orders/src/app.module';
 import { AppModule as PaymentIngestAppModule } from '../../apps/payment-ingest/src/app.module';
 /* eslint-enable @nx/enforce-module-boundaries */
+import { KycModule, loadKycConfig } from '@onramp/kyc-feature';
 import { loadWebhookConfig, WebhookDispatchModule } from '@onramp/webhooks-feature';
+
+// A sandbox config for a module that is only compiled for its routes, never connected.
+const DOCS_ENV = { DATABASE_URL: 'postgres://api-docs.invalid/none' };
 
 export type PublicHost = Exclude<ListenerName, 'admin'>;
 // The hosts with a document: the two public ones and the operators' admin listener.
@@ -17,10 +21,10 @@ export type DocumentHost = ListenerName;
 // Every app with an endpoint on a public host (chain-settlement has none).
 export const PUBLIC_APP_MODULES = [
   AuthAppModule,
-  KycAppModule,
+  KycModule.forRoot(loadKycConfig(DOCS_ENV)),
   OrdersAppModule,
   PaymentIngestAppModule,
-  WebhookDispatchModule.forRoot(loadWebhookConfig({ DATABASE_URL: 'postgres://api-docs.invalid/none' })),
+  WebhookDispatchModule.forRoot(loadWebhookConfig(DOCS_ENV)),
 ];
 
 // True when the gateway forwards `method path` on this host (path as in OpenAPI, `{uuid}` style).

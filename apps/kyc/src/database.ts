@@ -1,15 +1,2 @@
-import type { ServiceDataSourceOptions } from '@onramp/persistence';
-
-import { KYC_SCHEMA } from './config';
-import { KycUserEntity } from './kyc-users/kyc-user.entity';
-import { CreateKycUsers1750000100000 } from './migrations/1750000100000-create-kyc-users';
-import { KycDecisions1763900000000 } from './migrations/1763900000000-kyc-decisions';
-import { CreateAdminAudit1764100000000 } from './migrations/1764100000000-create-admin-audit';
-
-// The schema, entities and migrations of this service: the app at boot and the `migrate` command
-// (tools/migrate) read this one list, so a migration can never be known to one and not the other.
-export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
-  schema: KYC_SCHEMA,
-  entities: [KycUserEntity],
-  migrations: [CreateKycUsers1750000100000, KycDecisions1763900000000, CreateAdminAudit1764100000000],
-};
+// What the migrate tool (tools/migrate) loads for this service: the list lives with the service.
+export { SERVICE_DATABASE } from '@onramp/kyc-feature';

@@ -3,11 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { createHttpApp } from '@onramp/http';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadTracingConfig } from '@onramp/observability';
+import { KycModule, loadKycConfig } from '@onramp/kyc-feature';
 import { createDatabase, dropDatabase, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
-
-import { AppModule } from '../app.module';
 
 export interface KycTestApp {
   app: NestFastifyApplication;
@@ -22,16 +19,22 @@ export async function startKycTestApp(): Promise<KycTestApp> {
   if (!server) throw new Error('DATABASE_URL is not set: run with jest.integration.config.js');
   const databaseUrl = await createDatabase(server, `kyc_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`);
   const issuer = await startTestTokenIssuer();
-  Object.assign(process.env, { DATABASE_URL: databaseUrl, AUTH_URL: issuer.url, ONRAMP_MODE: 'sandbox' });
-  const app = await createHttpApp(AppModule, {
+  // A config of its own, built from the suite's environment (Postgres and Kafka from the global
+  // setup) and what this test needs; the process environment stays as it was.
+  const config = loadKycConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    AUTH_URL: issuer.url,
+    ONRAMP_MODE: 'sandbox',
+  });
+  const app = await createHttpApp(KycModule.forRoot(config), {
     name: 'kyc',
     port: 0,
-    logging: { ...loadLoggingConfig(process.env), level: 'warn' },
-    tracing: loadTracingConfig(process.env),
+    logging: { ...config.runtime.logging, level: 'warn' },
+    tracing: config.runtime.tracing,
   });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
-  process.env['DATABASE_URL'] = server;
   return {
     app,
     issuer,

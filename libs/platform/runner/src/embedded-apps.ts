@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 
+import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
 import { loadWebhookConfig, startWebhookDispatch } from '@onramp/webhooks-feature';
 
 import type { AppName } from './platform';
@@ -17,6 +18,7 @@ export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Clos
 // Services that are libraries (libs/<service>/feature), imported like any other. Moving a service
 // here (docs/architecture.md, "Moving a service") removes it from LEGACY_STARTERS below.
 const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
+  kyc: (env) => startKyc(loadKycConfig(env)),
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
 };
 
@@ -24,7 +26,6 @@ const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
 // config from process.env (so the runner still writes its environment there for them).
 const LEGACY_STARTERS: Partial<Record<AppName, string>> = {
   auth: 'startAuth',
-  kyc: 'startKyc',
   orders: 'startOrders',
   'payment-ingest': 'startPaymentIngest',
   'chain-settlement': 'startChainSettlement',

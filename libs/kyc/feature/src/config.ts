@@ -1,10 +1,10 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
-import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadTransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
-import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadMerchantAuthConfig, loadServiceCallers, MerchantAuthConfig, ServiceCallers } from '@onramp/auth';
+import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
+import { loadTransportConfig, TransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig, MetricsAccess, TracingConfig } from '@onramp/observability';
+import { DatabaseRuntimeConfig, loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const KYC_SCHEMA = 'kyc';
 
@@ -31,9 +31,12 @@ export interface KycConfig {
   port: number;
   encryptionKey: string;
   previousEncryptionKeys: string[];
+  runtime: KycRuntime; // what the shared libs are given
 }
 
-export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfig {
+// The one parser of this service's environment: main.ts calls it with process.env, the embedded runner
+// and the tests with an environment of their own; everything past it takes the result.
+export function loadKycConfig(source: NodeJS.ProcessEnv): KycConfig {
   const env = loadEnv(kycEnv, source);
   const key = env.KYC_ENCRYPTION_KEY || (env.ONRAMP_MODE === 'sandbox' ? DEV_KYC_ENCRYPTION_KEY : '');
   if (!key) throw new ConfigError('invalid configuration: KYC_ENCRYPTION_KEY is required in production mode');
@@ -69,13 +72,24 @@ export function loadKycConfig(source: NodeJS.ProcessEnv = process.env): KycConfi
     port: env.KYC_SERVICE_PORT,
     encryptionKey: key,
     previousEncryptionKeys: previous,
+    runtime: loadKycRuntime(source),
   };
 }
 
 export const KYC_CONFIG = Symbol('KYC_CONFIG');
 
-// What this app gives the shared libs, which never read the environment themselves.
-export function loadKycRuntime(source: NodeJS.ProcessEnv = process.env) {
+export interface KycRuntime {
+  logging: LoggingConfig;
+  tracing: TracingConfig;
+  metrics: MetricsAccess;
+  callers: ServiceCallers;
+  merchantAuth: MerchantAuthConfig;
+  transport: TransportConfig;
+  database: DatabaseRuntimeConfig;
+}
+
+// What this service gives the shared libs, which never read the environment themselves.
+export function loadKycRuntime(source: NodeJS.ProcessEnv): KycRuntime {
   return {
     logging: loadLoggingConfig(source),
     tracing: loadTracingConfig(source),
@@ -86,5 +100,3 @@ export function loadKycRuntime(source: NodeJS.ProcessEnv = process.env) {
     database: loadDatabaseRuntimeConfig(source),
   };
 }
-
-export type KycRuntime = ReturnType<typeof loadKycRuntime>;

@@ -1,0 +1,63 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
+import { FieldCipher } from '@onramp/crypto';
+import { HealthController, IdempotentRequests } from '@onramp/http';
+import { MetricsController, MetricsModule } from '@onramp/observability';
+import { MessagingModule } from '@onramp/messaging';
+import { typeOrmRootFor } from '@onramp/persistence';
+
+import { AdminKycUsersController } from './admin/admin-kyc-users.controller';
+import { DecideKycUserUseCase } from './admin/decide-kyc-user.usecase';
+import { KYC_CONFIG, KYC_SCHEMA, KycConfig } from './config';
+import { SERVICE_DATABASE } from './database';
+import { InternalKycUsersController } from './internal/internal-kyc-users.controller';
+import { AddKycUserUseCase } from './kyc-users/add-kyc-user.usecase';
+import { KycPiiCipher } from './kyc-users/kyc-pii';
+import { KycUsersController } from './kyc-users/kyc-users.controller';
+import { KycUsersQueries } from './kyc-users/kyc-users.queries';
+
+// The whole service as one module, built from a parsed config: main.ts, the embedded runner and the
+// tests each pass their own, so nothing here reads the environment.
+@Module({})
+export class KycModule {
+  static forRoot(config: KycConfig): DynamicModule {
+    const { runtime } = config;
+    return {
+      module: KycModule,
+      imports: [
+        typeOrmRootFor({ url: config.databaseUrl, ...SERVICE_DATABASE, ...runtime.database }),
+        MessagingModule.forService({ schema: KYC_SCHEMA, service: 'kyc', transport: runtime.transport }),
+        MerchantAuthModule.forRoot(runtime.merchantAuth),
+        ServiceCallersModule.forRoot(runtime.callers),
+        MetricsModule.forRoot(runtime.metrics),
+      ],
+      controllers: [
+        HealthController,
+        MetricsController,
+        KycUsersController,
+        InternalKycUsersController,
+        AdminKycUsersController,
+        adminAuditController(KYC_SCHEMA, 'kyc'),
+      ],
+      providers: [
+        { provide: KYC_CONFIG, useValue: config },
+        {
+          provide: KycPiiCipher,
+          useFactory: () =>
+            new KycPiiCipher(new FieldCipher([config.encryptionKey, ...config.previousEncryptionKeys])),
+        },
+        {
+          provide: IdempotentRequests,
+          inject: [DataSource, KycPiiCipher],
+          useFactory: (ds: DataSource, pii: KycPiiCipher) =>
+            new IdempotentRequests(ds, KYC_SCHEMA, pii.responseBodies),
+        },
+        AddKycUserUseCase,
+        DecideKycUserUseCase,
+        KycUsersQueries,
+      ],
+    };
+  }
+}
