@@ -17,6 +17,7 @@ import { AddKycUserUseCase } from './kyc-users/add-kyc-user.usecase';
 import { KycPiiCipher } from './kyc-users/kyc-pii';
 import { KycUsersController } from './kyc-users/kyc-users.controller';
 import { KycUsersQueries } from './kyc-users/kyc-users.queries';
+import { KycUsersRepository } from './kyc-users/kyc-users.repository';
 
 // The whole service as one module, built from a parsed config: main.ts, the embedded runner and the
 // tests each pass their own, so nothing here reads the environment.
@@ -54,6 +55,7 @@ export class KycModule {
           useFactory: (ds: DataSource, pii: KycPiiCipher) =>
             new IdempotentRequests(ds, KYC_SCHEMA, pii.responseBodies),
         },
+        KycUsersRepository,
         AddKycUserUseCase,
         DecideKycUserUseCase,
         KycUsersQueries,

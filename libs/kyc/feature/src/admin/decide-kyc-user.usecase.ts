@@ -7,8 +7,7 @@ import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
 
 import { KYC_SCHEMA } from '../config';
-
-import { KycUserEntity } from '../kyc-users/kyc-user.entity';
+import { KycUsersRepository } from '../kyc-users/kyc-users.repository';
 import { KycDecision } from './kyc-decision.dto';
 
 export interface DecideKycUserCommand {
@@ -37,18 +36,14 @@ export interface KycDecisionResult {
 export class DecideKycUserUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: KycUsersRepository,
     private readonly outbox: OutboxWriter,
     private readonly relay: OutboxRelay,
   ) {}
 
   async execute(cmd: DecideKycUserCommand): Promise<KycDecisionResult> {
     const result = await this.dataSource.transaction(async (manager) => {
-      const user = await manager
-        .getRepository(KycUserEntity)
-        .createQueryBuilder('u')
-        .setLock('pessimistic_write')
-        .where('u.uuid = :uuid', { uuid: cmd.userUuid })
-        .getOne();
+      const user = await this.users.findForUpdate(manager, cmd.userUuid);
       if (!user) throw notFound('KYC user not found');
       const now = new Date();
       const previousStatus = user.status;
@@ -65,25 +60,16 @@ export class DecideKycUserUseCase {
         };
       }
       const statusVersion = user.statusVersion + 1;
-      await manager.update(
-        KycUserEntity,
-        { uuid: user.uuid },
-        { status: cmd.status, statusReason: cmd.reason, statusVersion, updatedAt: now },
-      );
-      await manager.query(
-        `INSERT INTO "kyc"."kyc_decisions" (id, user_uuid, previous_status, status, status_version, reason, decided_by, decided_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          uuidv7(now.getTime()),
-          user.uuid,
-          previousStatus,
-          cmd.status,
-          statusVersion,
-          cmd.reason,
-          cmd.decidedBy,
-          now,
-        ],
-      );
+      await this.users.recordDecision(manager, {
+        id: uuidv7(now.getTime()),
+        userUuid: user.uuid,
+        previousStatus,
+        status: cmd.status,
+        statusVersion,
+        reason: cmd.reason,
+        decidedBy: cmd.decidedBy,
+        decidedAt: now,
+      });
       if (cmd.actor)
         await recordAdminAction(manager, KYC_SCHEMA, cmd.actor, {
           action: 'kyc-user.decide',

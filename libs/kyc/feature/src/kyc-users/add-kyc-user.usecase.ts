@@ -12,6 +12,7 @@ import { AddKycUserDto } from './dto/add-kyc-user.dto';
 import { KycUserEntity } from './kyc-user.entity';
 import { KycPii, KycPiiCipher } from './kyc-pii';
 import { presentKycUser } from './kyc-user.presenter';
+import { KycUsersRepository } from './kyc-users.repository';
 
 export interface AddKycUserCommand {
   merchantId: string;
@@ -56,6 +57,7 @@ export class AddKycUserUseCase {
   constructor(
     @Inject(KYC_CONFIG) private readonly config: KycConfig,
     private readonly cipher: KycPiiCipher,
+    private readonly users: KycUsersRepository,
     private readonly outbox: OutboxWriter,
     private readonly relay: OutboxRelay,
     private readonly idempotency: IdempotentRequests,
@@ -76,26 +78,19 @@ export class AddKycUserUseCase {
     const now = new Date();
     const pii = piiOf(cmd.input);
     const screening = screenApplicant(pii, now, this.config.mode);
-    const user = manager.create(KycUserEntity, {
-      uuid: uuidv7(now.getTime()),
+    const uuid = uuidv7(now.getTime());
+    const user: KycUserEntity = {
+      uuid,
       merchantId: cmd.merchantId,
       externalId: cmd.input.externalId ?? null,
       status: screening.status,
       statusReason: screening.statusReason ?? null,
+      statusVersion: 0,
+      pii: this.cipher.seal(uuid, pii),
       createdAt: now,
       updatedAt: now,
-    });
-    user.pii = this.cipher.seal(user.uuid, pii);
-    // ON CONFLICT DO NOTHING: a taken externalId is an expected answer (409), not a database error.
-    const inserted = await manager
-      .createQueryBuilder()
-      .insert()
-      .into(KycUserEntity)
-      .values(user)
-      .orIgnore()
-      .returning(['uuid'])
-      .execute();
-    if ((inserted.raw as unknown[]).length === 0)
+    };
+    if (!(await this.users.insertIfNew(manager, user)))
       throw conflict('a KYC user with this externalId is already registered');
     await this.outbox.append(manager, {
       type: Topics.KycUserRegistered,

@@ -4,17 +4,20 @@ import { DataSource } from 'typeorm';
 import { KycUserEntity } from './kyc-user.entity';
 import { KycPiiCipher } from './kyc-pii';
 import { KycUserResponse, presentKycUser } from './kyc-user.presenter';
+import { KycUsersRepository } from './kyc-users.repository';
 
+// The read side of the merchant API: reads outside a transaction, PII opened for the response.
 // Reads are always scoped by merchant: another merchant's user is indistinguishable from none.
 @Injectable()
 export class KycUsersQueries {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: KycUsersRepository,
     private readonly cipher: KycPiiCipher,
   ) {}
 
-  async findOne(merchantId: string, uuid: string): Promise<KycUserEntity | null> {
-    return this.dataSource.getRepository(KycUserEntity).findOneBy({ merchantId, uuid });
+  async findOne(merchantId: string, uuid: string): Promise<KycUserEntity | undefined> {
+    return this.users.find(this.dataSource.manager, merchantId, uuid);
   }
 
   async getOne(merchantId: string, uuid: string): Promise<KycUserResponse | null> {
@@ -27,12 +30,7 @@ export class KycUsersQueries {
     limit: number,
     offset: number,
   ): Promise<{ items: KycUserResponse[]; total: number }> {
-    const [users, total] = await this.dataSource.getRepository(KycUserEntity).findAndCount({
-      where: { merchantId },
-      order: { createdAt: 'DESC', uuid: 'DESC' },
-      take: limit,
-      skip: offset,
-    });
+    const { users, total } = await this.users.listPage(this.dataSource.manager, merchantId, limit, offset);
     return { items: users.map((u) => this.present(u)), total };
   }
 
