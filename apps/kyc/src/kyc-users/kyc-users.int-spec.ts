@@ -262,6 +262,21 @@ describe('KYC users API (integration)', () => {
       headers: { [SERVICE_CREDENTIAL_HEADER]: signServiceRequest('orders', 'guess', 'GET', '/x') },
     });
     expect(forged.statusCode).toBe(401);
+    // the gateway's credential opens /admin only, never /internal
+    const viaGateway = `/internal/kyc-users/${created.uuid}?merchantId=${merchant}`;
+    const gateway = await t.app.inject({
+      method: 'GET',
+      url: viaGateway,
+      headers: {
+        [SERVICE_CREDENTIAL_HEADER]: signServiceRequest(
+          'gateway',
+          DEVELOPMENT_KEYS.serviceSecret,
+          'GET',
+          viaGateway,
+        ),
+      },
+    });
+    expect(gateway.statusCode).toBe(401);
     const ok = await internal(`/internal/kyc-users/${created.uuid}?merchantId=${merchant}`);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ uuid: created.uuid, status: 'APPROVED' });

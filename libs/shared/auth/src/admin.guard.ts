@@ -13,16 +13,13 @@ import { AuthGuardProblemTypes } from './auth-guard-problem-types';
 
 import { formatOperator, Operator, OPERATOR_HEADER, parseOperator } from './operator';
 import {
+  GATEWAY_IDENTITY,
   SERVICE_CALLERS,
   SERVICE_CREDENTIAL_HEADER,
   ServiceCallers,
   signServiceRequest,
   verifyServiceRequest,
 } from './service-credential';
-
-// The only caller a service's /admin/* accepts: the gateway's admin listener, which authenticates the
-// operator and forwards who it is, bound into its service credential.
-export const GATEWAY_IDENTITY = 'gateway';
 
 type AdminRequest = {
   method: string;

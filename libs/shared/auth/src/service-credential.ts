@@ -22,6 +22,10 @@ import { AuthGuardProblemTypes } from './auth-guard-problem-types';
 // valid for 60 s either side of the callee's clock. A credential may also be bound to one more value
 // (the gateway binds the operator it authenticated): the MAC covers it, after a newline, which no
 // request line can contain.
+
+// The only caller a service's /admin/* accepts (AdminGuard): the gateway's admin listener, which
+// authenticates the operator and forwards who it is, bound into its service credential.
+export const GATEWAY_IDENTITY = 'gateway';
 export const SERVICE_CREDENTIAL_HEADER = 'x-service-credential';
 export const SERVICE_CREDENTIAL_MAX_SKEW_S = 60;
 
@@ -114,7 +118,12 @@ export type ServiceCallers = Readonly<Record<string, string>>;
 export class ServiceCredentialGuard implements CanActivate {
   private readonly log = new Logger(ServiceCredentialGuard.name);
 
-  constructor(@Inject(SERVICE_CALLERS) private readonly callers: ServiceCallers) {
+  private readonly callers: ServiceCallers;
+
+  // The gateway's credential opens /admin only (AdminGuard): it never calls /internal, so a leaked
+  // gateway secret does not also read KYC users.
+  constructor(@Inject(SERVICE_CALLERS) callers: ServiceCallers) {
+    this.callers = Object.fromEntries(Object.entries(callers).filter(([name]) => name !== GATEWAY_IDENTITY));
     if (Object.keys(this.callers).length === 0)
       this.log.warn('SERVICE_CALLERS is not set: every /internal request is refused');
   }
