@@ -66,7 +66,10 @@ export class OrderEventsHandler implements OnModuleInit {
     }
     const waiting = await findWaitingCreditsForUpdate(manager, ref.merchantId, reference);
     for (const credit of waiting) {
-      const outcome = await this.matcher.apply(manager, credit, ref);
+      const outcome =
+        credit.status === 'BOOKED' && ref.status === 'OPEN'
+          ? await this.settler.settle(manager, credit, ref)
+          : await this.matcher.apply(manager, credit, ref);
       this.log.log(`credit ${credit.id} received before order ${ref.orderUuid} matched: ${outcome}`);
     }
     for (const credit of await findEarlyStatementCreditsForUpdate(manager, reference)) {

@@ -7,6 +7,7 @@ import { OutboxRelay } from '@onramp/messaging';
 import { pickReference, referenceCandidates } from '@onramp/payments-domain';
 
 import { BankTransactionEntity, BankTransactionStatus } from '../bank/bank-transaction.entity';
+import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CreditMatcher, MatchOutcome } from '../matching/credit-matcher';
 import { findMerchantReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
 
@@ -30,12 +31,13 @@ export class RecordSepaCreditUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly matcher: CreditMatcher,
+    private readonly settler: StatementCreditSettler,
     private readonly relay: OutboxRelay,
   ) {}
 
   async execute(
     input: RecordSepaCreditInput,
-  ): Promise<{ bankTransactionId: string; outcome: MatchOutcome | 'unmatched' }> {
+  ): Promise<{ bankTransactionId: string; outcome: MatchOutcome | 'unmatched' | 'held' }> {
     const candidates = referenceCandidates(input);
     const now = new Date();
     const credit: BankTransactionEntity = {
@@ -66,14 +68,18 @@ export class RecordSepaCreditUseCase {
     };
 
     const outcome = await this.dataSource.transaction(
-      async (manager): Promise<MatchOutcome | 'unmatched'> => {
+      async (manager): Promise<MatchOutcome | 'unmatched' | 'held'> => {
         await lockReferenceKeys(manager, candidates);
         await manager.insert(BankTransactionEntity, credit);
         const ref = pickReference(
           await findMerchantReferencesForUpdate(manager, input.merchantId, candidates),
           candidates,
         );
-        return ref ? this.matcher.apply(manager, credit, ref) : 'unmatched';
+        if (!ref) return 'unmatched';
+        // a booked credit meets the same amount and payer name policies as a statement credit
+        if (credit.status === 'BOOKED' && ref.status === 'OPEN')
+          return (await this.settler.settle(manager, credit, ref)) === 'matched' ? 'confirmed' : 'held';
+        return this.matcher.apply(manager, credit, ref);
       },
     );
     if (outcome === 'confirmed' || outcome === 'failed') this.relay.nudge();

@@ -16,6 +16,7 @@ const HINTS = {
   unmatched:
     'no open order of yours has this reference (yet): the credit is kept and pays the order if one with this reference is created; check the reference against the order (RF...)',
   duplicate: 'this reference was already paid: the credit is stored as unmatched and pays nothing',
+  held: 'the payment policies hold this credit (amount outside the tolerance or the maximum, or the payer is not the KYC user): it waits in suspense for an operator',
 } as const;
 
 @Controller('sandbox')
@@ -47,7 +48,8 @@ export class SandboxBankController {
       status: body.status ?? 'BOOKED',
     });
     // A credit that pays nothing is still a 202 (the bank booked it), but say why nothing happens.
-    const hint = outcome === 'unmatched' || outcome === 'duplicate' ? HINTS[outcome] : undefined;
+    const hint =
+      outcome === 'unmatched' || outcome === 'duplicate' || outcome === 'held' ? HINTS[outcome] : undefined;
     return hint ? { bankTransactionId, hint } : { bankTransactionId };
   }
 }

@@ -311,4 +311,19 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     expect(await referenceStatus(order)).toBe('CLOSED');
     expect(await outboxCount(order.orderUuid)).toBe(0);
   });
+
+  it('holds a credit the amount policy refuses, as for a bank statement: 0.01 EUR never completes a 100 EUR order', async () => {
+    const order = newOrder();
+    await announce(order);
+    await referenceOpen(order);
+    const res = await credit({ reference: order.reference, amount: 0.01 });
+    expect(res.statusCode).toBe(202);
+    expect(res.json<{ hint?: string }>().hint).toMatch(/payment policies hold this credit/);
+    const rows: { status: string; reason: string }[] = await t.dataSource.query(
+      `SELECT match_status AS status, suspense_reason AS reason FROM payments.bank_transactions WHERE id = $1`,
+      [res.json<{ bankTransactionId: string }>().bankTransactionId],
+    );
+    expect(rows).toEqual([{ status: 'UNMATCHED', reason: 'AMOUNT_BELOW_MINIMUM' }]);
+    expect(await referenceStatus(order)).toBe('OPEN');
+  });
 });
