@@ -189,8 +189,12 @@ export async function startGroupAtEnd(
     await admin.disconnect();
   }
   if (ends.length === 0) return; // fresh broker: nothing to skip
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100, heartbeatInterval: 100 });
   const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  // kafkajs emits GROUP_JOIN before its runner counts as running, and a disconnect in that window
+  // stops nothing: the runner starts afterwards and the group keeps a member that holds partitions
+  // forever. A heartbeat comes only from the running loop, so after one a disconnect really leaves.
+  const beating = new Promise<void>((resolve) => consumer.on(consumer.events.HEARTBEAT, () => resolve()));
   await consumer.connect();
   try {
     const subscribed = [...new Set(ends.map((e) => e.topic))];
@@ -199,6 +203,7 @@ export async function startGroupAtEnd(
     // is only possible once the group exists (run() can resolve before that).
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => undefined });
     await joined;
+    await beating;
     consumer.pause(subscribed.map((topic) => ({ topic })));
     await consumer.commitOffsets(ends);
   } finally {
