@@ -15,6 +15,7 @@ const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 // Where a service's config parser lives once it is a library (libs/<service>/feature).
 const CONFIG_FILES: Record<string, string> = {
   kyc: 'libs/kyc/feature/src/config.ts',
+  orders: 'libs/orders/feature/src/config.ts',
   'webhook-dispatch': 'libs/webhooks/feature/src/config.ts',
 };
 
@@ -47,7 +48,7 @@ describe('Helm chart', () => {
       gateway: ['apps/gateway/src/config.ts'],
       auth: ['apps/auth/src/config.ts'],
       kyc: [CONFIG_FILES['kyc']!],
-      orders: ['apps/orders/src/config.ts'],
+      orders: [CONFIG_FILES['orders']!],
       'payment-ingest': ['apps/payment-ingest/src/config.ts'],
       'chain-settlement': ['apps/chain-settlement/src/config.ts'],
       'webhook-dispatch': [CONFIG_FILES['webhook-dispatch']!],
@@ -105,7 +106,6 @@ const NOT_IN_ENV = new Set([
   'KYC_HOSTNAME',
   'DEMO_MERCHANT_ID',
   'DEMO_MERCHANT_SECRET',
-  'ORDERS_CONSUMER_NAME',
   'SERVICE_SECRET', // a secret: wired by secretKeys from the app's Secret
   'OPERATOR_KEYS', // the gateway's Secret
   'KYC_PREVIOUS_ENCRYPTION_KEYS', // a secret: kyc's Secret

@@ -1,14 +1,14 @@
 // The API documents are generated from the apps' own controllers and filtered by the gateway's
-// route table, so they describe what is really served. Only this tool imports apps (kyc and
+// route table, so they describe what is really served. Only this tool imports apps (kyc, orders and
 // webhook-dispatch are libraries already: their modules are built from a sandbox config; the preview
 // connects to nothing).
 /* eslint-disable @nx/enforce-module-boundaries */
 import { AppModule as AuthAppModule } from '../../apps/auth/src/app.module';
 import { isBlockedPath, ListenerName, ROUTE_TABLE } from '../../apps/gateway/src/routes';
-import { AppModule as OrdersAppModule } from '../../apps/orders/src/app.module';
 import { AppModule as PaymentIngestAppModule } from '../../apps/payment-ingest/src/app.module';
 /* eslint-enable @nx/enforce-module-boundaries */
 import { KycModule, loadKycConfig } from '@onramp/kyc-feature';
+import { loadOrdersConfig, OrdersModule } from '@onramp/orders-feature';
 import { loadWebhookConfig, WebhookDispatchModule } from '@onramp/webhooks-feature';
 
 // A sandbox config for a module that is only compiled for its routes, never connected.
@@ -22,7 +22,7 @@ export type DocumentHost = ListenerName;
 export const PUBLIC_APP_MODULES = [
   AuthAppModule,
   KycModule.forRoot(loadKycConfig(DOCS_ENV)),
-  OrdersAppModule,
+  OrdersModule.forRoot(loadOrdersConfig(DOCS_ENV)),
   PaymentIngestAppModule,
   WebhookDispatchModule.forRoot(loadWebhookConfig(DOCS_ENV)),
 ];

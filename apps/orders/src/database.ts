@@ -1,17 +1,2 @@
-import type { ServiceDataSourceOptions } from '@onramp/persistence';
-
-import { ORDERS_SCHEMA } from './config';
-import { KycUserProjectionEntity } from './kyc/kyc-user-projection.entity';
-import { CreateOrders1750000200000 } from './migrations/1750000200000-create-orders';
-import { KycStatusVersion1763900000000 } from './migrations/1763900000000-kyc-status-version';
-import { OrderBeneficiaryName1764200000000 } from './migrations/1764200000000-order-beneficiary-name';
-import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
-import { OrderEntity } from './orders/order.entity';
-
-// The schema, entities and migrations of this service: the app at boot and the `migrate` command
-// (tools/migrate) read this one list, so a migration can never be known to one and not the other.
-export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
-  schema: ORDERS_SCHEMA,
-  entities: [OrderEntity, OrderStatusHistoryEntity, KycUserProjectionEntity],
-  migrations: [CreateOrders1750000200000, KycStatusVersion1763900000000, OrderBeneficiaryName1764200000000],
-};
+// What the migrate tool (tools/migrate) loads for this service: the list lives with the service.
+export { SERVICE_DATABASE } from '@onramp/orders-feature';

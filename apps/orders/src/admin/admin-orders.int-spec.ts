@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { Topics } from '@onramp/contracts';
+import type { AdminOrderDetails, AdminOrderResponse } from '@onramp/orders-feature';
 import { operatorHeaders, waitFor } from '@onramp/testing';
 
-import { AdminOrderDetails, AdminOrderResponse } from '../orders/admin-orders.queries';
 import { EventPublisher } from '../testing/event-publisher';
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
 import { ADDRESS } from '../testing/settlement-fixtures';

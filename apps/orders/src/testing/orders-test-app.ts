@@ -5,8 +5,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Topics } from '@onramp/contracts';
 
 import { createHttpApp } from '@onramp/http';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadTracingConfig } from '@onramp/observability';
+import { loadOrdersConfig, OrdersModule } from '@onramp/orders-feature';
 import {
   createDatabase,
   dropDatabase,
@@ -39,24 +38,26 @@ export async function startOrdersTestApp(env: Record<string, string> = {}): Prom
     KycServiceStub.start(),
     startGroupAtEnd(`onramp-${consumerName}`, CONSUMED),
   ]);
-  Object.assign(process.env, {
-    DATABASE_URL: databaseUrl,
-    AUTH_URL: issuer.url,
-    KYC_SERVICE_URL: kyc.url,
-    ORDERS_CONSUMER_NAME: consumerName,
-    ...env,
-  });
-  // Imported only now: the module reads its consumer group name when it is loaded.
-  const { AppModule } = await import('../app.module');
-  const app = await createHttpApp(AppModule, {
+  // A config of its own, built from the suite's environment (Postgres and Kafka from the global
+  // setup), what this test needs and its own consumer group; the process environment stays as it was.
+  const config = {
+    ...loadOrdersConfig({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      AUTH_URL: issuer.url,
+      KYC_SERVICE_URL: kyc.url,
+      ...env,
+    }),
+    consumerName,
+  };
+  const app = await createHttpApp(OrdersModule.forRoot(config), {
     name: 'orders',
     port: 0,
-    logging: { ...loadLoggingConfig(process.env), level: 'warn' },
-    tracing: loadTracingConfig(process.env),
+    logging: { ...config.runtime.logging, level: 'warn' },
+    tracing: config.runtime.tracing,
   });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
-  process.env['DATABASE_URL'] = server;
   return {
     app,
     issuer,

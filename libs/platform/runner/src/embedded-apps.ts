@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
+import { loadOrdersConfig, startOrders } from '@onramp/orders-feature';
 import { loadWebhookConfig, startWebhookDispatch } from '@onramp/webhooks-feature';
 
 import type { AppName } from './platform';
@@ -19,6 +20,7 @@ export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Clos
 // here (docs/architecture.md, "Moving a service") removes it from LEGACY_STARTERS below.
 const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
   kyc: (env) => startKyc(loadKycConfig(env)),
+  orders: (env) => startOrders(loadOrdersConfig(env)),
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
 };
 
@@ -26,7 +28,6 @@ const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
 // config from process.env (so the runner still writes its environment there for them).
 const LEGACY_STARTERS: Partial<Record<AppName, string>> = {
   auth: 'startAuth',
-  orders: 'startOrders',
   'payment-ingest': 'startPaymentIngest',
   'chain-settlement': 'startChainSettlement',
   gateway: 'startGateway',

@@ -1,12 +1,18 @@
 import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
-import { loadMerchantAuthConfig, loadServiceCallers, serviceSecretFor } from '@onramp/auth';
+import {
+  loadMerchantAuthConfig,
+  loadServiceCallers,
+  MerchantAuthConfig,
+  ServiceCallers,
+  serviceSecretFor,
+} from '@onramp/auth';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { compareDecimal } from '@onramp/money';
 import { AmountBounds } from '@onramp/orders-domain';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadTransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
-import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
+import { loadTransportConfig, TransportConfig } from '@onramp/messaging';
+import { loadMetricsAccess, loadTracingConfig, MetricsAccess, TracingConfig } from '@onramp/observability';
+import { DatabaseRuntimeConfig, loadDatabaseRuntimeConfig } from '@onramp/persistence';
 
 export const ORDERS_SCHEMA = 'orders';
 
@@ -44,9 +50,15 @@ export interface OrdersConfig {
   collectionAccountName: string;
   kycServiceUrl: string;
   serviceSecret?: string;
+  // Kafka client id and consumer group (onramp-<consumerName>): "orders", except in a test that
+  // needs a group of its own beside other suites on the same broker (it sets the field, not the env).
+  consumerName: string;
+  runtime: OrdersRuntime; // what the shared libs are given
 }
 
-export function loadOrdersConfig(source: NodeJS.ProcessEnv = process.env): OrdersConfig {
+// The one parser of this service's environment: main.ts calls it with process.env, the embedded runner
+// and the tests with an environment of their own; everything past it takes the result.
+export function loadOrdersConfig(source: NodeJS.ProcessEnv): OrdersConfig {
   const env = loadEnv(ordersEnv, source);
   const problems: string[] = [];
   const production = env.ONRAMP_MODE === 'production';
@@ -86,19 +98,25 @@ export function loadOrdersConfig(source: NodeJS.ProcessEnv = process.env): Order
     collectionAccountName,
     kycServiceUrl: env.KYC_SERVICE_URL.replace(/\/+$/, ''),
     serviceSecret: serviceSecretFor(env.ONRAMP_MODE, env.SERVICE_SECRET),
+    consumerName: 'orders',
+    runtime: loadOrdersRuntime(source),
   };
-}
-
-// Kafka client id and consumer group (onramp-<name>). Read when AppModule is imported, so a test
-// that needs its own consumer group sets it before importing the module.
-export function ordersConsumerName(source: NodeJS.ProcessEnv = process.env): string {
-  return loadEnv({ ORDERS_CONSUMER_NAME: str({ default: 'orders' }) }, source).ORDERS_CONSUMER_NAME;
 }
 
 export const ORDERS_CONFIG = Symbol('ORDERS_CONFIG');
 
-// What this app gives the shared libs, which never read the environment themselves.
-export function loadOrdersRuntime(source: NodeJS.ProcessEnv = process.env) {
+export interface OrdersRuntime {
+  logging: LoggingConfig;
+  tracing: TracingConfig;
+  metrics: MetricsAccess;
+  callers: ServiceCallers;
+  merchantAuth: MerchantAuthConfig;
+  transport: TransportConfig;
+  database: DatabaseRuntimeConfig;
+}
+
+// What this service gives the shared libs, which never read the environment themselves.
+export function loadOrdersRuntime(source: NodeJS.ProcessEnv): OrdersRuntime {
   return {
     logging: loadLoggingConfig(source),
     tracing: loadTracingConfig(source),
@@ -109,5 +127,3 @@ export function loadOrdersRuntime(source: NodeJS.ProcessEnv = process.env) {
     database: loadDatabaseRuntimeConfig(source),
   };
 }
-
-export type OrdersRuntime = ReturnType<typeof loadOrdersRuntime>;

@@ -1,4 +1,4 @@
-import { loadOrdersConfig, ordersConsumerName } from './config';
+import { loadOrdersConfig } from './config';
 
 const base = { DATABASE_URL: 'postgres://localhost/x' };
 
@@ -10,8 +10,8 @@ describe('loadOrdersConfig', () => {
       collectionIban: 'DE89370400440532013000',
       collectionBic: 'COBADEFFXXX',
       kycServiceUrl: 'http://127.0.0.1:3011',
+      consumerName: 'orders',
     });
-    expect(ordersConsumerName({})).toBe('orders');
   });
 
   it('refuses bounds that make no sense, naming the variable', () => {
