@@ -109,6 +109,8 @@ const NOT_IN_ENV = new Set([
   'SERVICE_SECRET', // a secret: wired by secretKeys from the app's Secret
   'OPERATOR_KEYS', // the gateway's Secret
   'KYC_PREVIOUS_ENCRYPTION_KEYS', // a secret: kyc's Secret
+  'PAYER_DATA_ENCRYPTION_KEY', // a secret: the Secrets of the apps that share the payer-data ring
+  'PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS',
 ]);
 
 describe('Helm chart values for every app variable', () => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Producer } from 'kafkajs';
 
 import { EventEnvelope } from '@onramp/contracts';
+import { DEVELOPMENT_KEYS, FieldCipher, sealPayerName } from '@onramp/crypto';
 import { uuidv7 } from '@onramp/messaging';
 import { waitFor } from '@onramp/testing';
 import { verifySignature, verifyStandardSignature } from '@onramp/webhooks-domain';
@@ -74,6 +75,29 @@ describe('webhook delivery from order events (integration)', () => {
     await producer?.disconnect();
     await t?.close();
     await receiver?.close();
+  });
+
+  it("opens the payer's name sealed in the event, keeps the body sealed at rest and signs the plaintext", async () => {
+    const { merchantId, path } = newMerchant();
+    const { secret } = await register(merchantId, path);
+    const orderUuid = randomUUID();
+    const payerData = new FieldCipher(DEVELOPMENT_KEYS.payerDataEncryption);
+    const event = orderCompleted(merchantId, {
+      orderUuid,
+      payerAccountHolderName: sealPayerName(payerData, orderUuid, 'Émilie du Châtelet'),
+    });
+    await publish(producer, event);
+
+    const [req] = await requestsFor(path, 1);
+    expect(JSON.parse(req.body)).toMatchObject({ orderUuid, payerAccountHolderName: 'Émilie du Châtelet' });
+    expect(verifySignature(secret!, req.body, String(req.headers['x-webhook-signature']))).toBe(true);
+    const [row] = await t.dataSource.query<{ id: string; body: string }[]>(
+      `SELECT id, body FROM webhooks.deliveries WHERE event_id = $1`,
+      [event.id],
+    );
+    expect(row.body).toMatch(/^v1\./);
+    expect(row.body).not.toContain('Châtelet');
+    expect(payerData.decrypt(row.body, `webhook-body:${row.id}`)).toBe(req.body);
   });
 
   it('POSTs the docs/api.md body of the event, signed both ways, with a stable event id', async () => {

@@ -9,6 +9,7 @@ export interface LocalSecrets {
   AUTH_KEY_ENCRYPTION_KEY: string;
   KYC_ENCRYPTION_KEY: string;
   WEBHOOK_SECRET_ENCRYPTION_KEY: string;
+  PAYER_DATA_ENCRYPTION_KEY: string; // kyc, payment-ingest and webhook-dispatch share it
   // Production mode only: it refuses the published development secret and anvil's public accounts,
   // so a local production run gets a service secret and a hot wallet of its own.
   SERVICE_SECRET?: string;
@@ -36,6 +37,7 @@ export function loadLocalSecrets(
     KYC_ENCRYPTION_KEY: env.KYC_ENCRYPTION_KEY || stored.KYC_ENCRYPTION_KEY || key(),
     WEBHOOK_SECRET_ENCRYPTION_KEY:
       env.WEBHOOK_SECRET_ENCRYPTION_KEY || stored.WEBHOOK_SECRET_ENCRYPTION_KEY || key(),
+    PAYER_DATA_ENCRYPTION_KEY: env.PAYER_DATA_ENCRYPTION_KEY || stored.PAYER_DATA_ENCRYPTION_KEY || key(),
   };
   if (mode === 'production') {
     const serviceSecret = env.SERVICE_SECRET || stored.SERVICE_SECRET || randomBytes(32).toString('base64url');

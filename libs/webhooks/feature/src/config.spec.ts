@@ -4,6 +4,7 @@ import { DEV_SECRET_ENCRYPTION_KEY, loadWebhookConfig } from './config';
 
 const base = { DATABASE_URL: 'postgres://x/y' };
 const KEY = 'a'.repeat(64);
+const PAYER_KEY = 'b'.repeat(64);
 
 describe('loadWebhookConfig', () => {
   it('has the documented defaults and the dev key in sandbox', () => {
@@ -32,13 +33,28 @@ describe('loadWebhookConfig', () => {
         WEBHOOK_SECRET_ENCRYPTION_KEY: DEV_SECRET_ENCRYPTION_KEY,
       }),
     ).toThrow(ConfigError);
-    const c = loadWebhookConfig({ ...base, ONRAMP_MODE: 'production', WEBHOOK_SECRET_ENCRYPTION_KEY: KEY });
+    expect(() =>
+      loadWebhookConfig({ ...base, ONRAMP_MODE: 'production', WEBHOOK_SECRET_ENCRYPTION_KEY: KEY }),
+    ).toThrow(/PAYER_DATA_ENCRYPTION_KEY is required/);
+    const c = loadWebhookConfig({
+      ...base,
+      ONRAMP_MODE: 'production',
+      WEBHOOK_SECRET_ENCRYPTION_KEY: KEY,
+      PAYER_DATA_ENCRYPTION_KEY: PAYER_KEY,
+      PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: KEY,
+    });
     expect(c.sandbox).toBe(false);
     expect(c.secretEncryptionKey).toBe(KEY);
+    expect(c.payerDataKeys).toEqual([PAYER_KEY, KEY]);
   });
 
   it('keeps the 72 h retry window in production and names bad variables', () => {
-    const prod = { ...base, ONRAMP_MODE: 'production', WEBHOOK_SECRET_ENCRYPTION_KEY: KEY };
+    const prod = {
+      ...base,
+      ONRAMP_MODE: 'production',
+      WEBHOOK_SECRET_ENCRYPTION_KEY: KEY,
+      PAYER_DATA_ENCRYPTION_KEY: PAYER_KEY,
+    };
     expect(() => loadWebhookConfig({ ...prod, WEBHOOK_RETRY_WINDOW_HOURS: '24' })).toThrow(
       /WEBHOOK_RETRY_WINDOW_HOURS/,
     );

@@ -1,5 +1,5 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
-import { DEVELOPMENT_KEYS, isDevelopmentKey } from '@onramp/crypto';
+import { DEVELOPMENT_KEYS, isDevelopmentKey, payerDataKeyRing } from '@onramp/crypto';
 import { HOUR_MS, RetryPolicy } from '@onramp/webhooks-domain';
 import { loadMerchantAuthConfig, loadServiceCallers, MerchantAuthConfig, ServiceCallers } from '@onramp/auth';
 import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
@@ -20,6 +20,11 @@ export const webhookEnvSpec = {
   HOST: commonEnv.HOST,
   WEBHOOK_DISPATCH_PORT: int({ default: defaultPorts.webhookDispatch, min: 1, max: 65535 }),
   WEBHOOK_SECRET_ENCRYPTION_KEY: str({ optional: true }),
+  // The payer-data ring, shared with payment-ingest (docs/security.md, PII at rest): opens the payer's
+  // name in order.completed and seals delivery bodies at rest. The older keys, comma-separated, still
+  // open what they sealed until `npm run rekey` has re-sealed it.
+  PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
+  PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
   WEBHOOK_POLL_MS: int({ default: 250, min: 10 }),
   WEBHOOK_TIMEOUT_MS: int({ default: 10_000, min: 100 }),
   WEBHOOK_RETRY_BASE_MS: int({ default: 1000, min: 1 }),
@@ -35,6 +40,7 @@ export interface WebhookDispatchConfig {
   env: WebhookEnv;
   sandbox: boolean;
   secretEncryptionKey: string;
+  payerDataKeys: string[]; // newest first
   retryPolicy: RetryPolicy;
   pollMs: number;
   timeoutMs: number;
@@ -57,6 +63,12 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
       'invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY is required (and not the dev key) in production mode',
     );
   }
+  let payerDataKeys: string[];
+  try {
+    payerDataKeys = payerDataKeyRing(env, !sandbox);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   if (!sandbox && env.WEBHOOK_RETRY_WINDOW_HOURS < 72) {
     throw new ConfigError(
       'invalid configuration: WEBHOOK_RETRY_WINDOW_HOURS must be >= 72 in production mode',
@@ -69,6 +81,7 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
     env,
     sandbox,
     secretEncryptionKey: key === '' ? DEV_SECRET_ENCRYPTION_KEY : key,
+    payerDataKeys,
     retryPolicy: {
       baseDelayMs: env.WEBHOOK_RETRY_BASE_MS,
       maxDelayMs: env.WEBHOOK_RETRY_MAX_MS,

@@ -12,6 +12,7 @@ import { SERVICE_DATABASE } from './database';
 import { ListDeliveriesUseCase } from './deliveries/list-deliveries.usecase';
 import { RecordDeliveryUseCase } from './deliveries/record-delivery.usecase';
 import { RedeliverUseCase } from './deliveries/redeliver.usecase';
+import { PayerDataCipher } from './deliveries/payer-data.cipher';
 import { SearchDeliveriesUseCase } from './deliveries/search-deliveries.usecase';
 import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
 import { AttemptRecorder } from './dispatch/attempt-recorder';
@@ -59,6 +60,7 @@ export class WebhookDispatchModule {
         WebhookEndpointsRepository,
         WebhookDeliveriesRepository,
         WebhookSecretCipher,
+        PayerDataCipher,
         SetWebhookUrlUseCase,
         RotateWebhookSecretUseCase,
         WebhookToolsUseCase,

@@ -14,6 +14,7 @@ import { webhookHeaders } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from '../deliveries/webhook-deliveries.repository';
+import { PayerDataCipher } from '../deliveries/payer-data.cipher';
 import { WebhookSecretCipher } from '../endpoints/webhook-secret.cipher';
 import { AttemptRecorder } from './attempt-recorder';
 import { InFlightTracker } from './in-flight-tracker';
@@ -38,6 +39,7 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     private readonly sender: WebhookSender,
     private readonly recorder: AttemptRecorder,
     private readonly cipher: WebhookSecretCipher,
+    private readonly payerData: PayerDataCipher,
     private readonly consumer: EventConsumer,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
   ) {
@@ -108,30 +110,37 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
   private async deliver(claim: ClaimedDelivery): Promise<void> {
     let result: SendResult;
     let secret: string | undefined;
+    let body: string | undefined;
     try {
       secret = this.cipher.open(claim.merchantId, claim.secretEnc);
     } catch {
       secret = undefined;
     }
-    if (secret === undefined) {
+    try {
+      body = this.payerData.openBody(claim.id, claim.body);
+    } catch {
+      body = undefined;
+    }
+    if (secret === undefined || body === undefined) {
       // Wrong or rotated encryption key: visible in the log, retried, eventually dead.
       result = {
         statusCode: null,
         retryAfter: null,
-        error: 'signing secret cannot be decrypted',
+        error: secret === undefined ? 'signing secret cannot be decrypted' : 'delivery body cannot be decrypted',
         durationMs: 0,
       };
     } else {
+      // Signed over the plaintext: the bytes the merchant receives.
       const headers = webhookHeaders({
         secret,
         eventId: claim.eventId,
-        body: claim.body,
+        body,
         timestampSeconds: Math.floor(Date.now() / 1000),
       });
       result = await this.sender.send({
         url: claim.url,
         headers,
-        body: claim.body,
+        body,
         timeoutMs: this.config.timeoutMs,
         sandbox: this.config.sandbox,
         signal: this.shutdown.signal,

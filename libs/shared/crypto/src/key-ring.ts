@@ -1,0 +1,37 @@
+import { isDevelopmentKey } from './development-keys';
+import { parseKey } from './field-cipher';
+
+export interface KeyRingSource {
+  name: string; // the variable of the sealing key, e.g. PAYER_DATA_ENCRYPTION_KEY
+  previousName: string; // the variable of the older keys, comma-separated
+  current: string | undefined;
+  previous: string | undefined;
+  production: boolean;
+  developmentKey: string; // what sandbox seals with when the variable is unset
+}
+
+// A service's key ring from its two variables: the sealing key first, then the older keys that still
+// open what they sealed until a rekey has re-sealed it. Production needs the key and refuses every
+// published development key, in the ring's old keys too (a value sealed under a public key is not
+// sealed). Throws with a message naming the variable; the caller wraps it in its ConfigError.
+export function keyRingFrom(src: KeyRingSource): string[] {
+  const current = src.current?.trim() || (src.production ? '' : src.developmentKey);
+  if (!current) throw new Error(`invalid configuration: ${src.name} is required in production mode`);
+  const previous = (src.previous ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const ring = [current, ...previous];
+  ring.forEach((key, i) => {
+    const what = i === 0 ? src.name : `${src.previousName} entry ${i}`;
+    try {
+      parseKey(key);
+    } catch {
+      throw new Error(`invalid configuration: ${what} must be 32 bytes (64 hex chars or base64)`);
+    }
+    if (src.production && isDevelopmentKey(key)) {
+      throw new Error(`invalid configuration: ${what} must not be a public development key in production`);
+    }
+  });
+  return ring;
+}

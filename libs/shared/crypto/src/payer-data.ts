@@ -1,0 +1,44 @@
+import { DEVELOPMENT_KEYS } from './development-keys';
+import { FieldCipher } from './field-cipher';
+import { keyRingFrom } from './key-ring';
+
+// The payer's name travels from payment-ingest (which learns it from the bank) through settlement and
+// orders to webhook-dispatch (which puts it in the order.completed body) sealed under the payer-data
+// key ring, which only those two ends hold (docs/security.md, PII at rest). The associated data binds
+// it to its order: a sealed name copied onto another order's event does not open.
+export const payerNameContext = (orderUuid: string): string => `payer-name:${orderUuid.toLowerCase()}`;
+
+// True for a value FieldCipher sealed ("v1.<key id>.<iv>.<tag>.<ciphertext>").
+export function isSealed(value: string): boolean {
+  return FieldCipher.keyIdOf(value) !== undefined && value.split('.').length === 5;
+}
+
+export function sealPayerName(cipher: FieldCipher, orderUuid: string, name: string): string {
+  return cipher.encrypt(name, payerNameContext(orderUuid));
+}
+
+// Events written before names were sealed carry them plain: those are taken as they are (a name is
+// never five dot-separated parts starting with "v1").
+export function openPayerName(cipher: FieldCipher, orderUuid: string, value: string): string {
+  return isSealed(value) ? cipher.decrypt(value, payerNameContext(orderUuid)) : value;
+}
+
+// The payer-data ring of the services that hold it (kyc seals with it only, payment-ingest and
+// webhook-dispatch seal and open), from their PAYER_DATA_* variables.
+export const PAYER_DATA_KEY_VARIABLES = {
+  name: 'PAYER_DATA_ENCRYPTION_KEY',
+  previousName: 'PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS',
+} as const;
+
+export function payerDataKeyRing(
+  env: { PAYER_DATA_ENCRYPTION_KEY?: string; PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS?: string },
+  production: boolean,
+): string[] {
+  return keyRingFrom({
+    ...PAYER_DATA_KEY_VARIABLES,
+    current: env.PAYER_DATA_ENCRYPTION_KEY,
+    previous: env.PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS,
+    production,
+    developmentKey: DEVELOPMENT_KEYS.payerDataEncryption,
+  });
+}
