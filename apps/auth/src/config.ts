@@ -1,9 +1,6 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
-import { loadServiceCallers } from '@onramp/auth';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
-import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadServiceRuntime } from '@onramp/service-runtime';
 
 export const AUTH_SCHEMA = 'auth';
 
@@ -88,13 +85,7 @@ export const isUuid = (value: string): boolean => UUID_RE.test(value);
 
 // What this app gives the shared libs, which never read the environment themselves.
 export function loadAuthRuntime(source: NodeJS.ProcessEnv = process.env) {
-  return {
-    logging: loadLoggingConfig(source),
-    tracing: loadTracingConfig(source),
-    metrics: loadMetricsAccess(source),
-    callers: loadServiceCallers(source),
-    database: loadDatabaseRuntimeConfig(source),
-  };
+  return loadServiceRuntime(source, ['logging', 'tracing', 'metrics', 'callers', 'database']);
 }
 
 export type AuthRuntime = ReturnType<typeof loadAuthRuntime>;

@@ -11,10 +11,7 @@ import {
   sandboxChainProblem,
   str,
 } from '@onramp/config';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadTransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
-import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadServiceRuntime } from '@onramp/service-runtime';
 
 export const SETTLEMENT_SCHEMA = 'settlement';
 
@@ -149,13 +146,7 @@ function gweiToWei(gwei: string): bigint {
 
 // What this app gives the shared libs, which never read the environment themselves.
 export function loadChainSettlementRuntime(source: NodeJS.ProcessEnv = process.env) {
-  return {
-    logging: loadLoggingConfig(source),
-    tracing: loadTracingConfig(source),
-    metrics: loadMetricsAccess(source),
-    transport: loadTransportConfig(source),
-    database: loadDatabaseRuntimeConfig(source),
-  };
+  return loadServiceRuntime(source, ['logging', 'tracing', 'metrics', 'transport', 'database']);
 }
 
 export type ChainSettlementRuntime = ReturnType<typeof loadChainSettlementRuntime>;

@@ -2,8 +2,7 @@ import { adminApiKeyProblem, serviceSecretFor } from '@onramp/auth';
 import { bool, commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { DEFAULT_BODY_LIMIT } from '@onramp/http';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
+import { loadServiceRuntime } from '@onramp/service-runtime';
 
 import { OperatorDirectory, parseOperatorKeys } from './admin/operator-directory';
 
@@ -163,11 +162,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
 
 // What this app gives the shared libs, which never read the environment themselves.
 export function loadGatewayRuntime(source: NodeJS.ProcessEnv = process.env) {
-  return {
-    logging: loadLoggingConfig(source),
-    tracing: loadTracingConfig(source),
-    metrics: loadMetricsAccess(source),
-  };
+  return loadServiceRuntime(source, ['logging', 'tracing', 'metrics']);
 }
 
 export type GatewayRuntime = ReturnType<typeof loadGatewayRuntime>;

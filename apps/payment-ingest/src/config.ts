@@ -9,12 +9,8 @@ import {
   oneOf,
   str,
 } from '@onramp/config';
-import { loadMerchantAuthConfig, loadServiceCallers } from '@onramp/auth';
-import { loadLoggingConfig } from '@onramp/logging';
-import { loadTransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig } from '@onramp/observability';
-import { loadDatabaseRuntimeConfig } from '@onramp/persistence';
 import { defaultPayerNamePolicy, PAYER_NAME_POLICIES, PayerNamePolicy } from '@onramp/payments-domain';
+import { loadServiceRuntime } from '@onramp/service-runtime';
 
 import { parseCollectionAccounts } from './accounts/parse-collection-accounts';
 
@@ -104,15 +100,7 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
 
 // What this app gives the shared libs, which never read the environment themselves.
 export function loadPaymentIngestRuntime(source: NodeJS.ProcessEnv = process.env) {
-  return {
-    logging: loadLoggingConfig(source),
-    tracing: loadTracingConfig(source),
-    metrics: loadMetricsAccess(source),
-    callers: loadServiceCallers(source),
-    merchantAuth: loadMerchantAuthConfig(source),
-    transport: loadTransportConfig(source),
-    database: loadDatabaseRuntimeConfig(source),
-  };
+  return loadServiceRuntime(source);
 }
 
 export type PaymentIngestRuntime = ReturnType<typeof loadPaymentIngestRuntime>;

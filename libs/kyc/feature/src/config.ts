@@ -1,10 +1,6 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
-import { loadMerchantAuthConfig, loadServiceCallers, MerchantAuthConfig, ServiceCallers } from '@onramp/auth';
-import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
-import { loadTransportConfig, TransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig, MetricsAccess, TracingConfig } from '@onramp/observability';
-import { DatabaseRuntimeConfig, loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const KYC_SCHEMA = 'kyc';
 
@@ -78,25 +74,9 @@ export function loadKycConfig(source: NodeJS.ProcessEnv): KycConfig {
 
 export const KYC_CONFIG = Symbol('KYC_CONFIG');
 
-export interface KycRuntime {
-  logging: LoggingConfig;
-  tracing: TracingConfig;
-  metrics: MetricsAccess;
-  callers: ServiceCallers;
-  merchantAuth: MerchantAuthConfig;
-  transport: TransportConfig;
-  database: DatabaseRuntimeConfig;
-}
+export type KycRuntime = ServiceRuntime;
 
 // What this service gives the shared libs, which never read the environment themselves.
-export function loadKycRuntime(source: NodeJS.ProcessEnv): KycRuntime {
-  return {
-    logging: loadLoggingConfig(source),
-    tracing: loadTracingConfig(source),
-    metrics: loadMetricsAccess(source),
-    callers: loadServiceCallers(source),
-    merchantAuth: loadMerchantAuthConfig(source),
-    transport: loadTransportConfig(source),
-    database: loadDatabaseRuntimeConfig(source),
-  };
+export function loadKycRuntime(source: NodeJS.ProcessEnv): ServiceRuntime {
+  return loadServiceRuntime(source);
 }

@@ -1,18 +1,9 @@
 import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
-import {
-  loadMerchantAuthConfig,
-  loadServiceCallers,
-  MerchantAuthConfig,
-  ServiceCallers,
-  serviceSecretFor,
-} from '@onramp/auth';
+import { serviceSecretFor } from '@onramp/auth';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { compareDecimal } from '@onramp/money';
 import { AmountBounds } from '@onramp/orders-domain';
-import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
-import { loadTransportConfig, TransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig, MetricsAccess, TracingConfig } from '@onramp/observability';
-import { DatabaseRuntimeConfig, loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const ORDERS_SCHEMA = 'orders';
 
@@ -105,25 +96,9 @@ export function loadOrdersConfig(source: NodeJS.ProcessEnv): OrdersConfig {
 
 export const ORDERS_CONFIG = Symbol('ORDERS_CONFIG');
 
-export interface OrdersRuntime {
-  logging: LoggingConfig;
-  tracing: TracingConfig;
-  metrics: MetricsAccess;
-  callers: ServiceCallers;
-  merchantAuth: MerchantAuthConfig;
-  transport: TransportConfig;
-  database: DatabaseRuntimeConfig;
-}
+export type OrdersRuntime = ServiceRuntime;
 
 // What this service gives the shared libs, which never read the environment themselves.
-export function loadOrdersRuntime(source: NodeJS.ProcessEnv): OrdersRuntime {
-  return {
-    logging: loadLoggingConfig(source),
-    tracing: loadTracingConfig(source),
-    metrics: loadMetricsAccess(source),
-    callers: loadServiceCallers(source),
-    merchantAuth: loadMerchantAuthConfig(source),
-    transport: loadTransportConfig(source),
-    database: loadDatabaseRuntimeConfig(source),
-  };
+export function loadOrdersRuntime(source: NodeJS.ProcessEnv): ServiceRuntime {
+  return loadServiceRuntime(source);
 }

@@ -1,11 +1,7 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, payerDataKeyRing } from '@onramp/crypto';
 import { HOUR_MS, RetryPolicy } from '@onramp/webhooks-domain';
-import { loadMerchantAuthConfig, loadServiceCallers, MerchantAuthConfig, ServiceCallers } from '@onramp/auth';
-import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
-import { loadTransportConfig, TransportConfig } from '@onramp/messaging';
-import { loadMetricsAccess, loadTracingConfig, MetricsAccess, TracingConfig } from '@onramp/observability';
-import { DatabaseRuntimeConfig, loadDatabaseRuntimeConfig } from '@onramp/persistence';
+import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
@@ -98,25 +94,9 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
   };
 }
 
-export interface WebhookRuntime {
-  logging: LoggingConfig;
-  tracing: TracingConfig;
-  metrics: MetricsAccess;
-  callers: ServiceCallers;
-  merchantAuth: MerchantAuthConfig;
-  transport: TransportConfig;
-  database: DatabaseRuntimeConfig;
-}
+export type WebhookRuntime = ServiceRuntime;
 
 // What this service gives the shared libs, which never read the environment themselves.
-export function loadWebhookRuntime(source: NodeJS.ProcessEnv): WebhookRuntime {
-  return {
-    logging: loadLoggingConfig(source),
-    tracing: loadTracingConfig(source),
-    metrics: loadMetricsAccess(source),
-    callers: loadServiceCallers(source),
-    merchantAuth: loadMerchantAuthConfig(source),
-    transport: loadTransportConfig(source),
-    database: loadDatabaseRuntimeConfig(source),
-  };
+export function loadWebhookRuntime(source: NodeJS.ProcessEnv): ServiceRuntime {
+  return loadServiceRuntime(source);
 }
