@@ -1,16 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
-
-import { createAdminAuditTable, dropAdminAuditTable } from '@onramp/persistence';
+import { adminAuditMigration } from '@onramp/persistence';
 
 // Operators' money decisions (statements, assigning and returning credits), append-only.
-export class CreateAdminAudit1764300000000 implements MigrationInterface {
-  name = 'CreateAdminAudit1764300000000';
-
-  async up(qr: QueryRunner): Promise<void> {
-    await createAdminAuditTable(qr, 'payments');
-  }
-
-  async down(qr: QueryRunner): Promise<void> {
-    await dropAdminAuditTable(qr, 'payments');
-  }
-}
+export const CreateAdminAudit1764300000000 = adminAuditMigration('payments', 1764300000000);

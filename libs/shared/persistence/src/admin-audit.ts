@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 
 // The append-only record of what operators changed: who (the operator the gateway authenticated),
 // what (action, target), the state before and after (never a secret), the request id and when.
@@ -110,4 +110,20 @@ export async function createAdminAuditTable(qr: QueryRunner, schema: string): Pr
 export async function dropAdminAuditTable(qr: QueryRunner, schema: string): Promise<void> {
   await qr.query(`DROP TABLE ${table(schema)}`);
   await qr.query(`DROP FUNCTION "${schema}"."admin_audit_append_only"()`);
+}
+
+// The migration that adds a service's table: the same one for every service but its schema and the
+// timestamp it was given when that service first had operators (TypeORM reads the name's last 13 digits).
+export function adminAuditMigration(schema: string, timestamp: number): new () => MigrationInterface {
+  return class implements MigrationInterface {
+    name = `CreateAdminAudit${timestamp}`;
+
+    async up(qr: QueryRunner): Promise<void> {
+      await createAdminAuditTable(qr, schema);
+    }
+
+    async down(qr: QueryRunner): Promise<void> {
+      await dropAdminAuditTable(qr, schema);
+    }
+  };
 }
