@@ -6,3 +6,4 @@ export * from './typeorm-root';
 export * from './migration-lock';
 export * from './service-migrations';
 export * from './admin-audit';
+export * from './query-rows';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
+import { queryRows } from '@onramp/persistence';
 import { DeliveryStatus } from '@onramp/webhooks-domain';
 
-import { queryRows } from '../persistence/query-rows';
 import { DELIVERIES, DELIVERY_ATTEMPTS, ENDPOINTS } from '../persistence/webhooks-tables';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 

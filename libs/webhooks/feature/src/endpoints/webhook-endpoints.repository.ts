@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { queryRows } from '../persistence/query-rows';
+import { queryRows } from '@onramp/persistence';
+
 import { ENDPOINTS } from '../persistence/webhooks-tables';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
