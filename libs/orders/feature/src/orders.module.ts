@@ -16,12 +16,14 @@ import { CLOCK, OrderTransitions } from './events/order-transitions';
 import { PaymentEventsHandler } from './events/payment-events.handler';
 import { TransferEventsHandler } from './events/transfer-events.handler';
 import { KycEligibility } from './kyc/kyc-eligibility';
+import { KycProjectionRepository } from './kyc/kyc-projection.repository';
 import { KycServiceClient } from './kyc/kyc-service.client';
 import { AdminOrdersQueries } from './orders/admin-orders.queries';
 import { CreateOrderUseCase } from './orders/create-order.usecase';
 import { OrderStatusHistoryController } from './orders/order-status-history.controller';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersQueries } from './orders/orders.queries';
+import { OrdersRepository } from './orders/orders.repository';
 
 // The whole service as one module, built from a parsed config: main.ts, the embedded runner and the
 // tests each pass their own, so nothing here reads the environment.
@@ -57,6 +59,8 @@ export class OrdersModule {
           inject: [DataSource],
           useFactory: (ds: DataSource) => new IdempotentRequests(ds, ORDERS_SCHEMA),
         },
+        OrdersRepository,
+        KycProjectionRepository,
         KycServiceClient,
         KycEligibility,
         CreateOrderUseCase,

@@ -3,17 +3,20 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Topics } from '@onramp/contracts';
 import { EventConsumer } from '@onramp/messaging';
 
-import { upsertKycProjection } from '../kyc/kyc-projection';
+import { KycProjectionRepository } from '../kyc/kyc-projection.repository';
 
 // kyc.user.* keep the KYC projection that order creation checks. Registered before the consumer
 // starts at application bootstrap, like every handler.
 @Injectable()
 export class KycEventsHandler implements OnModuleInit {
-  constructor(private readonly consumer: EventConsumer) {}
+  constructor(
+    private readonly consumer: EventConsumer,
+    private readonly projection: KycProjectionRepository,
+  ) {}
 
   onModuleInit(): void {
     this.consumer.on(Topics.KycUserRegistered, (event, manager) =>
-      upsertKycProjection(manager, {
+      this.projection.upsert(manager, {
         uuid: event.data.userUuid,
         merchantId: event.merchantId,
         status: event.data.status,
@@ -21,7 +24,7 @@ export class KycEventsHandler implements OnModuleInit {
       }),
     );
     this.consumer.on(Topics.KycUserStatusChanged, (event, manager) =>
-      upsertKycProjection(manager, {
+      this.projection.upsert(manager, {
         uuid: event.data.userUuid,
         merchantId: event.merchantId,
         status: event.data.status,

@@ -13,8 +13,8 @@ import {
 import { OutboxWriter } from '@onramp/messaging';
 import { canTransition, Clock } from '@onramp/orders-domain';
 
-import { OrderStatusHistoryEntity } from '../orders/order-status-history.entity';
 import { OrderEntity } from '../orders/order.entity';
+import { OrdersRepository } from '../orders/orders.repository';
 import { FailureFacts, orderCompletedData, orderFailedData } from './order-outcome-events';
 
 export const CLOCK = Symbol('CLOCK');
@@ -31,6 +31,7 @@ export class OrderTransitions {
 
   constructor(
     private readonly outbox: OutboxWriter,
+    private readonly orders: OrdersRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -38,16 +39,7 @@ export class OrderTransitions {
   async recordPayment(event: Envelope<PaymentConfirmedV1>, manager: EntityManager): Promise<void> {
     const order = await this.lockOrder(manager, event);
     if (order.status !== 'CREATED') return this.ignore(event, order);
-    await manager
-      .createQueryBuilder()
-      .update(OrderEntity)
-      .set({
-        payedAmount: event.data.payedAmount,
-        payerAccountHolderName: event.data.payerAccountHolderName,
-        updatedAt: this.clock(),
-      })
-      .where('uuid = :uuid AND status = :status', { uuid: order.uuid, status: 'CREATED' })
-      .execute();
+    await this.orders.recordPayment(manager, order.uuid, event.data, this.clock());
   }
 
   async complete(event: Envelope<TransferSucceededV1>, manager: EntityManager): Promise<void> {
@@ -61,16 +53,20 @@ export class OrderTransitions {
     }
     const now = this.clock();
     const data = orderCompletedData(order, d, now);
-    const moved = await this.move(manager, order, 'COMPLETED', now, {
-      payedAmount: d.payedAmount,
-      payerAccountHolderName: d.payerAccountHolderName,
-      sentTokenAmount: d.sentTokenAmount,
-      transactionHash: d.transactionHash,
-      fxRateBase: d.fxRateBase,
-      fxRateEffective: d.fxRateEffective,
-      fxRateUpdatedAt: new Date(d.fxRateUpdatedAt),
-      completedAt: now,
-    });
+    const moved = await this.orders.markCompleted(
+      manager,
+      order.uuid,
+      {
+        payedAmount: d.payedAmount,
+        payerAccountHolderName: d.payerAccountHolderName,
+        sentTokenAmount: d.sentTokenAmount,
+        transactionHash: d.transactionHash,
+        fxRateBase: d.fxRateBase,
+        fxRateEffective: d.fxRateEffective,
+        fxRateUpdatedAt: new Date(d.fxRateUpdatedAt),
+      },
+      now,
+    );
     if (!moved) return this.ignore(event, order);
     await this.record(manager, order, 'COMPLETED', 'USDC transfer succeeded', event.id, now);
     await this.outbox.append(manager, {
@@ -99,13 +95,12 @@ export class OrderTransitions {
     if (!canTransition(order.status, 'FAILED')) return this.ignore(event, order);
     const now = this.clock();
     const data = orderFailedData(order, facts, now);
-    const moved = await this.move(manager, order, 'FAILED', now, {
-      payedAmount: facts.payedAmount,
-      transactionHash: facts.transactionHash || null,
-      sentTokenAmount: '0',
-      failureReason: facts.reason,
-      failedAt: now,
-    });
+    const moved = await this.orders.markFailed(
+      manager,
+      order.uuid,
+      { payedAmount: facts.payedAmount, transactionHash: facts.transactionHash || null, failureReason: facts.reason },
+      now,
+    );
     if (!moved) return this.ignore(event, order);
     await this.record(manager, order, 'FAILED', facts.reason, event.id, now);
     await this.outbox.append(manager, {
@@ -118,30 +113,12 @@ export class OrderTransitions {
 
   private async lockOrder(manager: EntityManager, event: Envelope<object>): Promise<OrderEntity> {
     const uuid = event.data.orderUuid;
-    const order = await manager
-      .getRepository(OrderEntity)
-      .findOne({ where: { uuid }, lock: { mode: 'pessimistic_write' } });
+    const order = await this.orders.findForUpdate(manager, uuid);
     // Dead-lettered at once (no retries): no amount of waiting makes these valid.
     if (!order) throw new InvalidEventError(`${event.type} ${event.id} names an unknown order ${uuid}`);
     if (order.merchantId !== event.merchantId)
       throw new InvalidEventError(`${event.type} ${event.id} names another merchant's order`);
     return order;
-  }
-
-  private async move(
-    manager: EntityManager,
-    order: OrderEntity,
-    to: 'COMPLETED' | 'FAILED',
-    now: Date,
-    changes: Partial<OrderEntity>,
-  ): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(OrderEntity)
-      .set({ ...changes, status: to, updatedAt: now })
-      .where('uuid = :uuid AND status = :status', { uuid: order.uuid, status: 'CREATED' })
-      .execute();
-    return result.affected === 1;
   }
 
   private async record(
@@ -151,8 +128,8 @@ export class OrderTransitions {
     reason: string,
     eventId: string,
     at: Date,
-  ) {
-    await manager.insert(OrderStatusHistoryEntity, {
+  ): Promise<void> {
+    await this.orders.appendStatusChange(manager, {
       orderUuid: order.uuid,
       fromStatus: order.status,
       toStatus: to,

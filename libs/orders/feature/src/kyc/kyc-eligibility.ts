@@ -4,9 +4,8 @@ import { DataSource } from 'typeorm';
 import { ProblemException } from '@onramp/http';
 
 import { OrdersProblemTypes } from '../problem-types';
+import { KycProjectionRepository, KycUserFacts } from './kyc-projection.repository';
 import { KycServiceClient } from './kyc-service.client';
-import { KycUserProjectionEntity } from './kyc-user-projection.entity';
-import { KycUserFacts, upsertKycProjection } from './kyc-projection';
 
 const unknownUser = () =>
   new ProblemException(422, 'kycUserUuid does not identify a KYC user registered by this merchant', {
@@ -27,6 +26,7 @@ export class KycEligibility {
   constructor(
     private readonly dataSource: DataSource,
     private readonly kycService: KycServiceClient,
+    private readonly projection: KycProjectionRepository,
   ) {}
 
   async assertApproved(merchantId: string, kycUserUuid: string): Promise<void> {
@@ -36,12 +36,12 @@ export class KycEligibility {
   }
 
   private async lookup(merchantId: string, uuid: string): Promise<KycUserFacts | null> {
-    const known = await this.dataSource.getRepository(KycUserProjectionEntity).findOneBy({ uuid });
+    const known = await this.projection.find(this.dataSource.manager, uuid);
     if (known) return known;
     const remote = await this.kycService.findUser(merchantId, uuid);
     if (!remote) return null;
     const facts = { uuid, merchantId, status: remote.status, statusVersion: remote.statusVersion };
-    await upsertKycProjection(this.dataSource.manager, facts);
+    await this.projection.upsert(this.dataSource.manager, facts);
     return facts;
   }
 }

@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 
 import { OrderStatus } from '@onramp/orders-domain';
 
-import { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { OrderEntity } from './order.entity';
 import { OrderResponse, presentOrder } from './order.presenter';
+import { OrdersRepository } from './orders.repository';
 
 export interface StatusChange {
   from: OrderStatus | null;
@@ -26,15 +26,15 @@ export interface AdminOrderDetails extends AdminOrderResponse {
 // The operator's reads: any merchant's orders (the merchant API scopes every read by merchant).
 @Injectable()
 export class AdminOrdersQueries {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly orders: OrdersRepository,
+  ) {}
 
   async getOne(uuid: string): Promise<AdminOrderDetails | null> {
-    const order = await this.dataSource.getRepository(OrderEntity).findOneBy({ uuid });
+    const order = await this.orders.find(this.dataSource.manager, uuid);
     if (!order) return null;
-    const history = await this.dataSource.getRepository(OrderStatusHistoryEntity).find({
-      where: { orderUuid: uuid },
-      order: { id: 'ASC' },
-    });
+    const history = await this.orders.statusHistory(this.dataSource.manager, uuid);
     return {
       ...presentAdminOrder(order),
       statusHistory: history.map((h) => ({
@@ -51,15 +51,14 @@ export class AdminOrdersQueries {
     filter: { merchantId?: string; status?: OrderStatus },
     page: { limit: number; offset: number },
   ): Promise<{ items: AdminOrderResponse[]; total: number }> {
-    const [orders, total] = await this.dataSource.getRepository(OrderEntity).findAndCount({
-      where: {
+    const { orders, total } = await this.orders.listPage(
+      this.dataSource.manager,
+      {
         ...(filter.merchantId ? { merchantId: filter.merchantId.toLowerCase() } : {}),
         ...(filter.status ? { status: filter.status } : {}),
       },
-      order: { createdAt: 'DESC', uuid: 'DESC' },
-      take: page.limit,
-      skip: page.offset,
-    });
+      page,
+    );
     return { items: orders.map(presentAdminOrder), total };
   }
 }

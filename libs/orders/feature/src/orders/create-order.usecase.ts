@@ -11,9 +11,9 @@ import { generateRfReference } from '@onramp/sepa';
 import { ORDERS_CONFIG, OrdersConfig } from '../config';
 import { KycEligibility } from '../kyc/kyc-eligibility';
 import { CreateOrderDto } from './dto/create-order.dto';
-import { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { OrderEntity } from './order.entity';
 import { presentOrder } from './order.presenter';
+import { OrdersRepository } from './orders.repository';
 
 // 18 random symbols from 32: a collision is practically impossible, but it is handled anyway.
 const REFERENCE_ATTEMPTS = 5;
@@ -34,6 +34,7 @@ export class CreateOrderUseCase {
     private readonly relay: OutboxRelay,
     private readonly idempotency: IdempotentRequests,
     private readonly dataSource: DataSource,
+    private readonly orders: OrdersRepository,
   ) {}
 
   async execute(cmd: CreateOrderCommand): Promise<StoredResponse> {
@@ -73,41 +74,13 @@ export class CreateOrderUseCase {
       const order = this.draft(cmd, amount, recipientAddress);
       order.reference = generateRfReference();
       const event = this.outbox.prepare(this.orderCreated(order));
-      const rows: Array<{ created: number; eligible: number }> = await this.dataSource.query(
-        `WITH k AS (
-           SELECT 1 FROM "orders"."kyc_users" WHERE uuid = $3::uuid AND merchant_id = $2::uuid AND status = 'APPROVED'
-         ), o AS (
-           INSERT INTO "orders"."orders"
-             (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic, status, created_at, updated_at, beneficiary_name)
-           SELECT $1::uuid, $2::uuid, $3::uuid, $4::numeric, 'EUR', $5, $6, $7, $8, 'CREATED', $9::timestamptz, $9::timestamptz, $15
-           FROM k
-           ON CONFLICT DO NOTHING
-           RETURNING uuid
-         ), h AS (
-           INSERT INTO "orders"."order_status_history" (order_uuid, from_status, to_status, reason, event_id, at)
-           SELECT uuid, NULL, 'CREATED', 'order created', NULL, $9::timestamptz FROM o
-         ), e AS (
-           INSERT INTO ${this.outbox.table} (event_id, topic, key, envelope, headers)
-           SELECT $10::uuid, $11, $12, $13::jsonb, $14::jsonb FROM o
-         )
-         SELECT (SELECT count(*) FROM o)::int AS created, (SELECT count(*) FROM k)::int AS eligible`,
-        [
-          order.uuid,
-          order.merchantId,
-          order.kycUserUuid,
-          order.amount,
-          order.recipientAddress,
-          order.reference,
-          order.iban,
-          order.bic,
-          order.createdAt,
-          ...event.values,
-          order.beneficiaryName,
-        ],
-      );
-      if (rows[0].created === 1) return { status: 201, body: presentOrder(order) };
+      const written = await this.orders.insertCreatedIfEligible(this.dataSource.manager, order, {
+        table: this.outbox.table,
+        values: event.values,
+      });
+      if (written.created) return { status: 201, body: presentOrder(order) };
       // Not in the projection yet (asks the KYC service and records the answer) or not eligible (422).
-      if (rows[0].eligible === 0) await this.kyc.assertApproved(cmd.merchantId, cmd.input.kycUserUuid);
+      if (!written.eligible) await this.kyc.assertApproved(cmd.merchantId, cmd.input.kycUserUuid);
     }
     throw new Error(`no free payment reference after ${REFERENCE_ATTEMPTS} attempts`);
   }
@@ -133,7 +106,7 @@ export class CreateOrderUseCase {
   ): Promise<StoredResponse> {
     const order = this.draft(cmd, amount, recipientAddress);
     await this.insertWithFreshReference(manager, order);
-    await manager.insert(OrderStatusHistoryEntity, {
+    await this.orders.appendStatusChange(manager, {
       orderUuid: order.uuid,
       fromStatus: null,
       toStatus: 'CREATED',
@@ -194,15 +167,7 @@ export class CreateOrderUseCase {
   private async insertWithFreshReference(manager: EntityManager, order: OrderEntity): Promise<void> {
     for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
       order.reference = generateRfReference();
-      const result = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(OrderEntity)
-        .values(order)
-        .orIgnore()
-        .returning(['uuid'])
-        .execute();
-      if ((result.raw as unknown[]).length === 1) return;
+      if (await this.orders.insertIfNew(manager, order)) return;
     }
     throw new Error(`no free payment reference after ${REFERENCE_ATTEMPTS} attempts`);
   }

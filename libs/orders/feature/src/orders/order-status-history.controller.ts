@@ -1,14 +1,12 @@
 import { Controller, Get, Param, ParseUUIDPipe, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
 import { badRequest, notFound } from '@onramp/http';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
-import { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { ApiGetStatusHistory, MerchantStatusChange } from './order-status-history.openapi';
-import { OrderEntity } from './order.entity';
+import { OrdersQueries } from './orders.queries';
 
 const uuidParam = new ParseUUIDPipe({
   exceptionFactory: () =>
@@ -22,7 +20,7 @@ const uuidParam = new ParseUUIDPipe({
 @ApiTags('Orders')
 @ApiMerchantAuth()
 export class OrderStatusHistoryController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly queries: OrdersQueries) {}
 
   @Get(':uuid/status-history')
   @ApiGetStatusHistory()
@@ -30,12 +28,8 @@ export class OrderStatusHistoryController {
     @CurrentMerchant() merchantId: string,
     @Param('uuid', uuidParam) uuid: string,
   ): Promise<MerchantStatusChange[]> {
-    const owned = await this.dataSource.getRepository(OrderEntity).existsBy({ merchantId, uuid });
-    if (!owned) throw notFound('order not found');
-    const rows = await this.dataSource.getRepository(OrderStatusHistoryEntity).find({
-      where: { orderUuid: uuid },
-      order: { id: 'ASC' },
-    });
+    const rows = await this.queries.statusHistory(merchantId, uuid);
+    if (!rows) throw notFound('order not found');
     return rows.map((h) => ({
       from: h.fromStatus,
       to: h.toStatus,

@@ -1,0 +1,270 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { OrderStatus } from '@onramp/orders-domain';
+import { queryRows } from '@onramp/persistence';
+
+import { KYC_USERS, ORDER_STATUS_HISTORY, ORDERS } from '../persistence/orders-tables';
+import { OrderStatusHistoryEntity } from './order-status-history.entity';
+import { OrderEntity } from './order.entity';
+
+const COLUMNS = `uuid, merchant_id AS "merchantId", kyc_user_uuid AS "kycUserUuid", amount, currency,
+  recipient_address AS "recipientAddress", reference, iban, bic, beneficiary_name AS "beneficiaryName", status,
+  payed_amount AS "payedAmount", payer_account_holder_name AS "payerAccountHolderName",
+  sent_token_amount AS "sentTokenAmount", transaction_hash AS "transactionHash", fx_rate_base AS "fxRateBase",
+  fx_rate_effective AS "fxRateEffective", fx_rate_updated_at AS "fxRateUpdatedAt",
+  failure_reason AS "failureReason", created_at AS "createdAt", updated_at AS "updatedAt",
+  completed_at AS "completedAt", failed_at AS "failedAt"`;
+
+const HISTORY_COLUMNS = `id, order_uuid AS "orderUuid", from_status AS "fromStatus", to_status AS "toStatus",
+  reason, event_id AS "eventId", at`;
+
+// Newest first, the order of the orders_merchant_newest index.
+const NEWEST_FIRST = 'ORDER BY created_at DESC, uuid DESC';
+
+export type StatusChangeRow = Omit<OrderStatusHistoryEntity, 'id'>;
+
+// An outbox row made by OutboxWriter.prepare, for a statement that writes it beside the order.
+export interface OutboxInsert {
+  table: string;
+  values: [string, string, string, string, string]; // event_id, topic, key, envelope, headers
+}
+
+export interface CompletionFacts {
+  payedAmount: string;
+  payerAccountHolderName: string;
+  sentTokenAmount: string;
+  transactionHash: string;
+  fxRateBase: string;
+  fxRateEffective: string;
+  fxRateUpdatedAt: Date;
+}
+
+export interface FailureChange {
+  payedAmount: string;
+  transactionHash: string | null; // null when nothing reached the chain
+  failureReason: string;
+}
+
+// The SQL of the order aggregate: an order and the history of its statuses. Every method takes the
+// manager of the caller's transaction (the consumer's in an event handler, the idempotency store's
+// in a use case) or the DataSource's for a read outside one: the caller decides what commits
+// together. The moves out of CREATED are conditional on it, so a race cannot complete and fail one
+// order; they answer whether they moved it.
+@Injectable()
+export class OrdersRepository {
+  // Scoped by merchant: another merchant's order is indistinguishable from none.
+  async findForMerchant(db: EntityManager, merchantId: string, uuid: string): Promise<OrderEntity | undefined> {
+    const [row] = await queryRows<OrderEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${ORDERS} WHERE merchant_id = $1 AND uuid = $2`,
+      [merchantId, uuid],
+    );
+    return row;
+  }
+
+  // Any merchant's order (the operator's reads).
+  async find(db: EntityManager, uuid: string): Promise<OrderEntity | undefined> {
+    const [row] = await queryRows<OrderEntity>(db, `SELECT ${COLUMNS} FROM ${ORDERS} WHERE uuid = $1`, [uuid]);
+    return row;
+  }
+
+  // Locked until the caller's transaction ends: the event handlers move an order under this lock.
+  async findForUpdate(db: EntityManager, uuid: string): Promise<OrderEntity | undefined> {
+    const [row] = await queryRows<OrderEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${ORDERS} WHERE uuid = $1 FOR UPDATE`,
+      [uuid],
+    );
+    return row;
+  }
+
+  // A page of the orders matching every given filter (none: all of them), and how many match.
+  async listPage(
+    db: EntityManager,
+    filter: { merchantId?: string; status?: OrderStatus },
+    page: { limit: number; offset: number },
+  ): Promise<{ orders: OrderEntity[]; total: number }> {
+    const params: unknown[] = [];
+    const conditions: string[] = [];
+    if (filter.merchantId !== undefined) {
+      params.push(filter.merchantId);
+      conditions.push(`merchant_id = $${params.length}`);
+    }
+    if (filter.status !== undefined) {
+      params.push(filter.status);
+      conditions.push(`status = $${params.length}`);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const orders = await queryRows<OrderEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${ORDERS} ${where} ${NEWEST_FIRST}
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    );
+    const [count] = await queryRows<{ total: number }>(
+      db,
+      `SELECT count(*)::int AS total FROM ${ORDERS} ${where}`,
+      params,
+    );
+    return { orders, total: count?.total ?? 0 };
+  }
+
+  async existsForMerchant(db: EntityManager, merchantId: string, uuid: string): Promise<boolean> {
+    const rows = await queryRows(db, `SELECT 1 FROM ${ORDERS} WHERE merchant_id = $1 AND uuid = $2`, [
+      merchantId,
+      uuid,
+    ]);
+    return rows.length > 0;
+  }
+
+  // Oldest first.
+  async statusHistory(db: EntityManager, orderUuid: string): Promise<OrderStatusHistoryEntity[]> {
+    return queryRows<OrderStatusHistoryEntity>(
+      db,
+      `SELECT ${HISTORY_COLUMNS} FROM ${ORDER_STATUS_HISTORY} WHERE order_uuid = $1 ORDER BY id ASC`,
+      [orderUuid],
+    );
+  }
+
+  // The hot path of order creation in ONE statement (one round trip, still all-or-nothing): the
+  // KYC check against the local projection, the order, its first history row and its order.created
+  // outbox row. Nothing is written when the user is not in the projection as APPROVED for this
+  // merchant (eligible false) or the reference is taken (ON CONFLICT: eligible, not created).
+  async insertCreatedIfEligible(
+    db: EntityManager,
+    order: OrderEntity,
+    event: OutboxInsert,
+  ): Promise<{ created: boolean; eligible: boolean }> {
+    const [row] = await queryRows<{ created: number; eligible: number }>(
+      db,
+      `WITH k AS (
+         SELECT 1 FROM ${KYC_USERS} WHERE uuid = $3::uuid AND merchant_id = $2::uuid AND status = 'APPROVED'
+       ), o AS (
+         INSERT INTO ${ORDERS}
+           (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic, status, created_at, updated_at, beneficiary_name)
+         SELECT $1::uuid, $2::uuid, $3::uuid, $4::numeric, 'EUR', $5, $6, $7, $8, 'CREATED', $9::timestamptz, $9::timestamptz, $15
+         FROM k
+         ON CONFLICT DO NOTHING
+         RETURNING uuid
+       ), h AS (
+         INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)
+         SELECT uuid, NULL, 'CREATED', 'order created', NULL, $9::timestamptz FROM o
+       ), e AS (
+         INSERT INTO ${event.table} (event_id, topic, key, envelope, headers)
+         SELECT $10::uuid, $11, $12, $13::jsonb, $14::jsonb FROM o
+       )
+       SELECT (SELECT count(*) FROM o)::int AS created, (SELECT count(*) FROM k)::int AS eligible`,
+      [
+        order.uuid,
+        order.merchantId,
+        order.kycUserUuid,
+        order.amount,
+        order.recipientAddress,
+        order.reference,
+        order.iban,
+        order.bic,
+        order.createdAt,
+        ...event.values,
+        order.beneficiaryName,
+      ],
+    );
+    return { created: row?.created === 1, eligible: (row?.eligible ?? 0) > 0 };
+  }
+
+  // ON CONFLICT DO NOTHING keeps the transaction usable: a taken reference answers false.
+  async insertIfNew(db: EntityManager, order: OrderEntity): Promise<boolean> {
+    const inserted = await queryRows(
+      db,
+      `INSERT INTO ${ORDERS}
+         (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic,
+          beneficiary_name, status, payed_amount, payer_account_holder_name, sent_token_amount,
+          transaction_hash, fx_rate_base, fx_rate_effective, fx_rate_updated_at, failure_reason,
+          created_at, updated_at, completed_at, failed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+       ON CONFLICT DO NOTHING RETURNING uuid`,
+      [
+        order.uuid,
+        order.merchantId,
+        order.kycUserUuid,
+        order.amount,
+        order.currency,
+        order.recipientAddress,
+        order.reference,
+        order.iban,
+        order.bic,
+        order.beneficiaryName,
+        order.status,
+        order.payedAmount,
+        order.payerAccountHolderName,
+        order.sentTokenAmount,
+        order.transactionHash,
+        order.fxRateBase,
+        order.fxRateEffective,
+        order.fxRateUpdatedAt,
+        order.failureReason,
+        order.createdAt,
+        order.updatedAt,
+        order.completedAt,
+        order.failedAt,
+      ],
+    );
+    return inserted.length === 1;
+  }
+
+  async appendStatusChange(db: EntityManager, change: StatusChangeRow): Promise<void> {
+    await db.query(
+      `INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [change.orderUuid, change.fromStatus, change.toStatus, change.reason, change.eventId, change.at],
+    );
+  }
+
+  // The money arrived: recorded on an order still CREATED (it stays CREATED until the tokens are sent).
+  async recordPayment(
+    db: EntityManager,
+    uuid: string,
+    payment: { payedAmount: string; payerAccountHolderName: string },
+    at: Date,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE ${ORDERS} SET payed_amount = $2, payer_account_holder_name = $3, updated_at = $4
+       WHERE uuid = $1 AND status = 'CREATED'`,
+      [uuid, payment.payedAmount, payment.payerAccountHolderName, at],
+    );
+  }
+
+  async markCompleted(db: EntityManager, uuid: string, facts: CompletionFacts, at: Date): Promise<boolean> {
+    const moved = await queryRows(
+      db,
+      `UPDATE ${ORDERS} SET status = 'COMPLETED', payed_amount = $2, payer_account_holder_name = $3,
+         sent_token_amount = $4, transaction_hash = $5, fx_rate_base = $6, fx_rate_effective = $7,
+         fx_rate_updated_at = $8, completed_at = $9, updated_at = $9
+       WHERE uuid = $1 AND status = 'CREATED' RETURNING uuid`,
+      [
+        uuid,
+        facts.payedAmount,
+        facts.payerAccountHolderName,
+        facts.sentTokenAmount,
+        facts.transactionHash,
+        facts.fxRateBase,
+        facts.fxRateEffective,
+        facts.fxRateUpdatedAt,
+        at,
+      ],
+    );
+    return moved.length === 1;
+  }
+
+  // A failed order sent nothing: 0 tokens.
+  async markFailed(db: EntityManager, uuid: string, change: FailureChange, at: Date): Promise<boolean> {
+    const moved = await queryRows(
+      db,
+      `UPDATE ${ORDERS} SET status = 'FAILED', payed_amount = $2, transaction_hash = $3, sent_token_amount = 0,
+         failure_reason = $4, failed_at = $5, updated_at = $5
+       WHERE uuid = $1 AND status = 'CREATED' RETURNING uuid`,
+      [uuid, change.payedAmount, change.transactionHash, change.failureReason, at],
+    );
+    return moved.length === 1;
+  }
+}
