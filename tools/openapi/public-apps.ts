@@ -1,12 +1,12 @@
 // The API documents are generated from the apps' own controllers and filtered by the gateway's
-// route table, so they describe what is really served. Only this tool imports apps (kyc, orders and
-// webhook-dispatch are libraries already: their modules are built from a sandbox config; the preview
+// route table, so they describe what is really served. Only this tool imports apps (auth, kyc, orders
+// and webhook-dispatch are libraries already: their modules are built from a sandbox config; the preview
 // connects to nothing).
 /* eslint-disable @nx/enforce-module-boundaries */
-import { AppModule as AuthAppModule } from '../../apps/auth/src/app.module';
 import { isBlockedPath, ListenerName, ROUTE_TABLE } from '../../apps/gateway/src/routes';
 import { AppModule as PaymentIngestAppModule } from '../../apps/payment-ingest/src/app.module';
 /* eslint-enable @nx/enforce-module-boundaries */
+import { AuthModule, loadAuthConfig } from '@onramp/auth-feature';
 import { KycModule, loadKycConfig } from '@onramp/kyc-feature';
 import { loadOrdersConfig, OrdersModule } from '@onramp/orders-feature';
 import { loadWebhookConfig, WebhookDispatchModule } from '@onramp/webhooks-feature';
@@ -20,7 +20,7 @@ export type DocumentHost = ListenerName;
 
 // Every app with an endpoint on a public host (chain-settlement has none).
 export const PUBLIC_APP_MODULES = [
-  AuthAppModule,
+  AuthModule.forRoot(loadAuthConfig(DOCS_ENV)),
   KycModule.forRoot(loadKycConfig(DOCS_ENV)),
   OrdersModule.forRoot(loadOrdersConfig(DOCS_ENV)),
   PaymentIngestAppModule,

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 
 import { createDatabase, operatorHeaders } from '@onramp/testing';
 
-import { AuthHarness, basic, bootAuth, Jwk, setEnv, startAuthHarness } from './testing/auth-harness';
+import { AuthHarness, basic, Jwk, startAuthHarness } from './testing/auth-harness';
 
 describe('auth admin API and boot (real Postgres)', () => {
   let h: AuthHarness;
@@ -133,8 +133,7 @@ describe('auth admin API and boot (real Postgres)', () => {
     const demoAuth = basic(h.demo.id, h.demo.secret);
     expect((await h.token(demoAuth)).statusCode).toBe(200);
 
-    setEnv({ SERVICE_CALLERS: 'orders=some-orders-secret' });
-    const second = await bootAuth();
+    const second = await h.boot({ SERVICE_CALLERS: 'orders=some-orders-secret' });
     try {
       const res = await second.inject({
         method: 'GET',
@@ -150,21 +149,21 @@ describe('auth admin API and boot (real Postgres)', () => {
       expect(demo.statusCode).toBe(200);
     } finally {
       await second.close();
-      setEnv({ SERVICE_CALLERS: undefined });
     }
   });
 
   it('creates exactly one active signing key when two instances boot at once without one', async () => {
     const fresh = await createDatabase(h.databaseUrl);
-    setEnv({ DATABASE_URL: fresh });
     const instances: NestFastifyApplication[] = [];
     const client = new Client({ connectionString: fresh });
     try {
       // schema migrated by a first boot, then no key at all: the race is on key creation alone
-      await (await bootAuth()).close();
+      await (await h.boot({ DATABASE_URL: fresh })).close();
       await client.connect();
       await client.query(`DELETE FROM "auth"."signing_keys"`);
-      instances.push(...(await Promise.all([bootAuth(), bootAuth()])));
+      instances.push(
+        ...(await Promise.all([h.boot({ DATABASE_URL: fresh }), h.boot({ DATABASE_URL: fresh })])),
+      );
       const { rows } = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM "auth"."signing_keys" WHERE active`,
       );
@@ -188,7 +187,6 @@ describe('auth admin API and boot (real Postgres)', () => {
     } finally {
       await client.end();
       await Promise.all(instances.map((i) => i.close()));
-      setEnv({ DATABASE_URL: h.databaseUrl });
     }
   });
 });

@@ -21,10 +21,7 @@ class WhoAmIController {
   }
 }
 
-@Module({
-  imports: [MerchantAuthModule.forRoot(() => loadMerchantAuthConfig(process.env))],
-  controllers: [WhoAmIController],
-})
+@Module({ controllers: [WhoAmIController] })
 class VerifierModule {}
 
 describe('POST /auth/token (real Postgres)', () => {
@@ -34,12 +31,17 @@ describe('POST /auth/token (real Postgres)', () => {
     verifier.inject({ method: 'GET', url: '/whoami', headers: { authorization: `Bearer ${accessToken}` } });
 
   beforeAll(async () => {
-    h = await startAuthHarness(); // also points AUTH_URL at it, for the verifier's JWKS fetch
-    verifier = await createHttpApp(VerifierModule, {
+    h = await startAuthHarness(); // its env points AUTH_URL at it, for the verifier's JWKS fetch
+    const env = { ...process.env, ...h.env };
+    const verifierModule = {
+      module: VerifierModule,
+      imports: [MerchantAuthModule.forRoot(loadMerchantAuthConfig(env))],
+    };
+    verifier = await createHttpApp(verifierModule, {
       name: 'verifier',
       port: 0,
-      logging: { ...loadLoggingConfig(process.env), level: 'warn' },
-      tracing: loadTracingConfig(process.env),
+      logging: { ...loadLoggingConfig(env), level: 'warn' },
+      tracing: loadTracingConfig(env),
     });
     await verifier.init();
     await verifier.getHttpAdapter().getInstance().ready();

@@ -3,10 +3,9 @@ import { createPublicKey, randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { decode, JwtPayload, verify } from 'jsonwebtoken';
 
+import { createAuthApp, loadAuthConfig } from '@onramp/auth-feature';
 import { createDatabase, operatorHeaders } from '@onramp/testing';
 
-import { loadAuthRuntime } from '../config';
-import { createAuthApp } from '../create-auth-app';
 
 // Integration-test helpers: the real auth app on a fresh database, and the calls tests repeat.
 // Admin calls carry what the gateway's admin listener adds (operatorHeaders).
@@ -31,17 +30,13 @@ export interface CreatedMerchant {
 export const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
-export function setEnv(vars: Record<string, string | undefined>): void {
-  for (const [k, v] of Object.entries(vars)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-}
-
-export async function bootAuth(): Promise<NestFastifyApplication> {
+// The real auth app from a config built for the test: the suite's environment (Postgres from the
+// global setup) and what the test sets on top; the process environment stays as it was.
+export async function bootAuth(env: NodeJS.ProcessEnv): Promise<NestFastifyApplication> {
+  const config = loadAuthConfig({ ...process.env, ...env });
   const instance = await createAuthApp({
-    ...loadAuthRuntime(),
-    logging: { ...loadAuthRuntime().logging, level: 'warn' },
+    ...config,
+    runtime: { ...config.runtime, logging: { ...config.runtime.logging, level: 'warn' } },
   });
   await instance.listen(0, '127.0.0.1');
   return instance;
@@ -51,6 +46,10 @@ export interface AuthHarness {
   app: NestFastifyApplication;
   databaseUrl: string;
   demo: { id: string; secret: string };
+  // What auth was booted with (AUTH_URL pointing at it, for a verifier of its tokens); boot() starts
+  // another instance with it and the given overrides.
+  env: NodeJS.ProcessEnv;
+  boot(overrides?: NodeJS.ProcessEnv): Promise<NestFastifyApplication>;
   createMerchant(name: string): Promise<CreatedMerchant>;
   token(
     authorization: string,
@@ -62,12 +61,11 @@ export interface AuthHarness {
   stop(): Promise<void>;
 }
 
-// Boots auth with its own database and env; stop() closes it and restores process.env.
+// Boots auth with its own database and environment; stop() closes it.
 export async function startAuthHarness(): Promise<AuthHarness> {
-  const savedEnv = { ...process.env };
   const databaseUrl = await createDatabase(process.env.DATABASE_URL!);
   const demo = { id: randomUUID(), secret: 'demo-secret-for-tests' };
-  setEnv({
+  const env: NodeJS.ProcessEnv = {
     DATABASE_URL: databaseUrl,
     ONRAMP_MODE: 'sandbox',
     DEMO_MERCHANT_ID: demo.id,
@@ -76,9 +74,9 @@ export async function startAuthHarness(): Promise<AuthHarness> {
     AUTH_KEY_ENCRYPTION_KEY: undefined,
     JWT_ISSUER: undefined,
     JWT_AUDIENCE: undefined,
-  });
-  const app = await bootAuth();
-  setEnv({ AUTH_URL: await app.getUrl() });
+  };
+  const app = await bootAuth(env);
+  env.AUTH_URL = await app.getUrl();
 
   const jwks = async () =>
     (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{ keys: Jwk[] }>();
@@ -86,6 +84,8 @@ export async function startAuthHarness(): Promise<AuthHarness> {
     app,
     databaseUrl,
     demo,
+    env,
+    boot: (overrides = {}) => bootAuth({ ...env, ...overrides }),
     jwks,
     async createMerchant(name) {
       const res = await app.inject({
@@ -121,7 +121,6 @@ export async function startAuthHarness(): Promise<AuthHarness> {
     },
     async stop() {
       await app.close();
-      process.env = savedEnv;
     },
   };
 }

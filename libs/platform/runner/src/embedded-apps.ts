@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 
+import { loadAuthConfig, startAuth } from '@onramp/auth-feature';
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
 import { loadOrdersConfig, startOrders } from '@onramp/orders-feature';
 import { loadWebhookConfig, startWebhookDispatch } from '@onramp/webhooks-feature';
@@ -19,6 +20,7 @@ export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Clos
 // Services that are libraries (libs/<service>/feature), imported like any other. Moving a service
 // here (docs/architecture.md, "Moving a service") removes it from LEGACY_STARTERS below.
 const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
+  auth: (env) => startAuth(loadAuthConfig(env)),
   kyc: (env) => startKyc(loadKycConfig(env)),
   orders: (env) => startOrders(loadOrdersConfig(env)),
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
@@ -27,7 +29,6 @@ const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
 // The apps not moved yet: each apps/<name>/src/bootstrap.ts exports one of these, which reads its
 // config from process.env (so the runner still writes its environment there for them).
 const LEGACY_STARTERS: Partial<Record<AppName, string>> = {
-  auth: 'startAuth',
   'payment-ingest': 'startPaymentIngest',
   'chain-settlement': 'startChainSettlement',
   gateway: 'startGateway',

@@ -3,21 +3,20 @@ import { FastifyRequest } from 'fastify';
 
 import { createHttpApp } from '@onramp/http';
 
-import { AppModule } from './app.module';
-import { AuthRuntime } from './config';
+import { AuthModule } from './auth.module';
+import { AuthConfig } from './config';
 
 type BodyDone = (err: Error | null, body?: unknown) => void;
 
 // Our HTTP conventions, plus one OAuth nicety: token clients that send `Content-Type:
-// application/json` with no body get the empty body treated as `{}` instead of a 400.
-export async function createAuthApp(
-  runtime: Pick<AuthRuntime, 'logging' | 'tracing'>,
-): Promise<NestFastifyApplication> {
-  const app = await createHttpApp(AppModule, {
+// application/json` with no body get the empty body treated as `{}` instead of a 400. Not listening
+// yet: startAuth listens on the configured port, the tests on one of their own.
+export async function createAuthApp(config: AuthConfig): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(AuthModule.forRoot(config), {
     name: 'auth',
     port: 0,
-    logging: runtime.logging,
-    tracing: runtime.tracing,
+    logging: config.runtime.logging,
+    tracing: config.runtime.tracing,
     formBodies: true, // POST /auth/token: grant_type=client_credentials
   });
   const fastify = app.getHttpAdapter().getInstance();

@@ -1,6 +1,6 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
-import { loadServiceRuntime } from '@onramp/service-runtime';
+import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const AUTH_SCHEMA = 'auth';
 
@@ -38,11 +38,14 @@ export interface AuthConfig {
   retiredKeyRetentionSeconds: number;
   keyEncryptionKey: string;
   demoMerchant?: { id: string; secret: string };
+  runtime: AuthRuntime; // what the shared libs are given
 }
 
 export const AUTH_CONFIG = Symbol('AUTH_CONFIG');
 
-export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthConfig {
+// The one parser of this service's environment: main.ts calls it with process.env, the embedded runner
+// and the tests with an environment of their own; everything past it takes the result.
+export function loadAuthConfig(source: NodeJS.ProcessEnv): AuthConfig {
   const env = loadEnv(authEnvSpec, source);
   const production = env.ONRAMP_MODE === 'production';
   const problems: string[] = [];
@@ -78,14 +81,16 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env): AuthCon
     demoMerchant: env.DEMO_MERCHANT_ID
       ? { id: env.DEMO_MERCHANT_ID.toLowerCase(), secret: env.DEMO_MERCHANT_SECRET }
       : undefined,
+    runtime: loadAuthRuntime(source),
   };
 }
 
 export const isUuid = (value: string): boolean => UUID_RE.test(value);
 
-// What this app gives the shared libs, which never read the environment themselves.
-export function loadAuthRuntime(source: NodeJS.ProcessEnv = process.env) {
+// No event transport (auth neither produces nor consumes events) and no merchant tokens to verify.
+export type AuthRuntime = Pick<ServiceRuntime, 'logging' | 'tracing' | 'metrics' | 'callers' | 'database'>;
+
+// What this service gives the shared libs, which never read the environment themselves.
+export function loadAuthRuntime(source: NodeJS.ProcessEnv): AuthRuntime {
   return loadServiceRuntime(source, ['logging', 'tracing', 'metrics', 'callers', 'database']);
 }
-
-export type AuthRuntime = ReturnType<typeof loadAuthRuntime>;

@@ -1,0 +1,59 @@
+import { DynamicModule, Module } from '@nestjs/common';
+
+import { adminAuditController, ServiceCallersModule } from '@onramp/auth';
+import { HealthController } from '@onramp/http';
+import { MetricsController, MetricsModule } from '@onramp/observability';
+import { typeOrmRootFor } from '@onramp/persistence';
+
+import { AdminMerchantsController } from './admin/admin-merchants.controller';
+import { AdminSigningKeysController } from './admin/admin-signing-keys.controller';
+import { AUTH_CONFIG, AUTH_SCHEMA, AuthConfig } from './config';
+import { SERVICE_DATABASE } from './database';
+import { JwksController } from './keys/jwks.controller';
+import { TokenRevocationsController } from './keys/token-revocations.controller';
+import { SigningKeysService } from './keys/signing-keys.service';
+import { CreateMerchantUseCase } from './merchants/create-merchant.usecase';
+import { DemoMerchantSeeder } from './merchants/demo-merchant.seeder';
+import { ListMerchantsUseCase } from './merchants/list-merchants.usecase';
+import { RotateMerchantSecretUseCase } from './merchants/rotate-merchant-secret.usecase';
+import { SecretHasher } from './merchants/secret-hasher';
+import { IssueTokenUseCase } from './token/issue-token.usecase';
+import { TokenController } from './token/token.controller';
+
+// The whole service as one module, built from a parsed config: main.ts, the embedded runner and the
+// tests each pass their own, so nothing here reads the environment. No MessagingModule: auth neither
+// produces nor consumes events.
+@Module({})
+export class AuthModule {
+  static forRoot(config: AuthConfig): DynamicModule {
+    const { runtime } = config;
+    return {
+      module: AuthModule,
+      imports: [
+        typeOrmRootFor({ url: config.databaseUrl, ...SERVICE_DATABASE, ...runtime.database }),
+        ServiceCallersModule.forRoot(runtime.callers),
+        MetricsModule.forRoot(runtime.metrics),
+      ],
+      controllers: [
+        HealthController,
+        MetricsController,
+        TokenController,
+        JwksController,
+        TokenRevocationsController,
+        AdminMerchantsController,
+        AdminSigningKeysController,
+        adminAuditController(AUTH_SCHEMA, 'auth'),
+      ],
+      providers: [
+        { provide: AUTH_CONFIG, useValue: config },
+        SecretHasher,
+        SigningKeysService,
+        DemoMerchantSeeder,
+        IssueTokenUseCase,
+        CreateMerchantUseCase,
+        ListMerchantsUseCase,
+        RotateMerchantSecretUseCase,
+      ],
+    };
+  }
+}
