@@ -18,6 +18,7 @@ import { FxQuoteService } from './fx/fx-quote.service';
 import { FX_RATE_PROVIDER, StaticFxRateProvider } from './fx/fx-rate.provider';
 import { SettlementMetrics } from './metrics/settlement-metrics.service';
 import { PaymentConfirmedHandler } from './payments/payment-confirmed.handler';
+import { PaymentReversedHandler } from './payments/payment-reversed.handler';
 import { DriveInFlightBatchStep } from './worker/drive-in-flight-batch.step';
 import { DriveInFlightStep } from './worker/drive-in-flight.step';
 import { SettlementFinalizer } from './worker/settlement-finalizer.service';
@@ -52,6 +53,7 @@ import { SERVICE_DATABASE } from './database';
     ChainClient,
     TransferSigner,
     PaymentConfirmedHandler,
+    PaymentReversedHandler,
     SignPendingStep,
     TransactionReplacer,
     SettlementFinalizer,

@@ -4,6 +4,7 @@ import { SETTLEMENT_SCHEMA } from './config';
 import { CreateSettlementTables1763800100000 } from './migrations/1763800100000-create-settlement-tables';
 import { CreateSettlementTransactions1763800200000 } from './migrations/1763800200000-create-settlement-transactions';
 import { SettlementTraceparent1763800300000 } from './migrations/1763800300000-settlement-traceparent';
+import { PaymentReversals1764500000000 } from './migrations/1764500000000-payment-reversals';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -17,5 +18,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CreateSettlementTables1763800100000,
     CreateSettlementTransactions1763800200000,
     SettlementTraceparent1763800300000,
+    PaymentReversals1764500000000,
   ],
 };

@@ -8,6 +8,7 @@ import { currentTraceparent } from '@onramp/observability';
 import { FxQuote, StaleFxRateError } from '@onramp/settlement-domain';
 
 import { FxQuoteService } from '../fx/fx-quote.service';
+import { lockOrderPayment, reversalOf } from './payment-reversals';
 
 // payment.confirmed -> one PENDING settlement per order, priced at the current rate. The order
 // uuid is the primary key, so a second confirmation of the same order (a redelivery, a second
@@ -30,6 +31,15 @@ export class PaymentConfirmedHandler implements OnModuleInit {
     manager: EntityManager,
   ): Promise<void> {
     const d = event.data;
+    await lockOrderPayment(manager, d.orderUuid);
+    const reversed = await reversalOf(manager, d.orderUuid);
+    if (reversed) {
+      // the bank took the money back before this confirmation got here: nothing to pay out
+      this.log.warn(
+        `order ${d.orderUuid}: payment.confirmed ignored, the payment was reversed (${reversed.reason})`,
+      );
+      return;
+    }
     let q: (FxQuote & { source: string }) | undefined;
     try {
       q = await this.fx.quote(d.payedAmount);

@@ -99,6 +99,22 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
     expect(reversed.json<{ amount: string; reason: string }[]>().map((c) => [c.amount, c.reason])).toEqual([
       ['100.00', `REVERSED FR01 after paying order ${orderOf.exact}`],
     ]);
+    // announced in the statement's transaction, for settlement to stop the payout if still unsigned
+    const announced: { key: string; data: Record<string, string> }[] = await t.dataSource.query(
+      `SELECT envelope->>'merchantId' AS key, envelope->'data' AS data FROM payments.outbox WHERE envelope->>'type' = 'payment.reversed'`,
+    );
+    expect(announced).toEqual([
+      {
+        key: merchant,
+        data: {
+          orderUuid: orderOf.exact,
+          bankTransactionId: expect.any(String),
+          reference: ORDERS.exact.reference,
+          amount: '100',
+          reason: 'FR01',
+        },
+      },
+    ]);
 
     // the same bookings again in the end-of-day camt.053 (another message id) book nothing twice;
     // a second payment for an order already paid waits in suspense

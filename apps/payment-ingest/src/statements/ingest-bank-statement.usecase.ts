@@ -5,7 +5,9 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import { badRequest, ProblemException } from '@onramp/http';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
-import { OutboxRelay } from '@onramp/messaging';
+import { Topics } from '@onramp/contracts';
+import { OutboxRelay, OutboxWriter } from '@onramp/messaging';
+import { normalizeDecimal } from '@onramp/money';
 import {
   BankStatement,
   CamtParseError,
@@ -41,6 +43,7 @@ export class IngestBankStatementUseCase {
     private readonly settler: StatementCreditSettler,
     private readonly accounts: CollectionAccounts,
     private readonly relay: OutboxRelay,
+    private readonly outbox: OutboxWriter,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
   ) {}
 
@@ -63,6 +66,7 @@ export class IngestBankStatementUseCase {
       (t) => t.direction === 'CRDT' && t.status === 'BOOK' && !t.reversal && t.currency === 'EUR',
     );
     await this.assertOurAccounts(statement);
+    let reversedPaid = 0;
     const counts = await this.dataSource.transaction(async (manager): Promise<StatementCounts> => {
       const result: StatementCounts = {
         messageId: statement.messageId,
@@ -83,7 +87,7 @@ export class IngestBankStatementUseCase {
       }
       for (const tx of statement.transactions) {
         if (tx.direction === 'DBIT' && tx.status === 'BOOK' && tx.reversal)
-          await this.reverseCredit(manager, tx);
+          if (await this.reverseCredit(manager, tx)) reversedPaid++;
       }
       for (const tx of credits) {
         const outcome = await this.book(manager, statement, tx);
@@ -102,7 +106,7 @@ export class IngestBankStatementUseCase {
       });
       return result;
     });
-    if (counts.creditsMatched > 0) this.relay.nudge();
+    if (counts.creditsMatched > 0 || reversedPaid > 0) this.relay.nudge();
     this.log.log(
       `statement ${statement.messageId} (${statement.kind} ${statement.version}): ${counts.creditsBooked} credits booked, ${counts.creditsMatched} matched, ${counts.duplicates} duplicates`,
     );
@@ -180,18 +184,31 @@ export class IngestBankStatementUseCase {
 
   // The bank took a credit back (recall, fraud, the payer's bank's return): the same payer IBAN and
   // amount, and the same reference or end-to-end id. A credit that paid nothing simply leaves
-  // suspense (there is nothing to return any more). A credit that paid an order is flagged for the
-  // operator: its payout may already be on chain, and recovering it is a decision, not a rule.
-  private async reverseCredit(manager: EntityManager, tx: StatementTransaction): Promise<void> {
+  // suspense (there is nothing to return any more). A credit that paid an order announces it
+  // (payment.reversed, in this transaction): settlement cancels the payout if it is not signed yet
+  // and the order fails; once signed, the transfer goes ahead and the credit stays flagged for the
+  // operator (recovering the payout is a decision, not a rule). Returns whether it had paid an order.
+  private async reverseCredit(manager: EntityManager, tx: StatementTransaction): Promise<boolean> {
     const candidates = creditReferenceCandidates({
       structured: tx.structuredReferences,
       unstructured: tx.unstructured,
       endToEndId: tx.endToEndId,
     });
     const e2e = tx.endToEndId && tx.endToEndId !== 'NOTPROVIDED' ? tx.endToEndId : null;
-    const rows: { id: string; match_status: string; matched_order_uuid: string | null }[] =
-      await manager.query(
-        `UPDATE payments.bank_transactions SET reversed_at = now(), reversal_ref = $4, reversal_reason = $5, updated_at = now()
+    const reason = tx.returnReason ?? 'reversal';
+    // TypeORM answers an UPDATE ... RETURNING with [rows, affected count]
+    const [rows]: [
+      {
+        id: string;
+        match_status: string;
+        matched_order_uuid: string | null;
+        matched_reference: string | null;
+        merchant_id: string | null;
+        amount: string;
+      }[],
+      number,
+    ] = await manager.query(
+      `UPDATE payments.bank_transactions SET reversed_at = now(), reversal_ref = $4, reversal_reason = $5, updated_at = now()
        WHERE id = (
          SELECT id FROM payments.bank_transactions
          WHERE source = 'STATEMENT' AND status = 'BOOKED' AND reversed_at IS NULL
@@ -199,18 +216,31 @@ export class IngestBankStatementUseCase {
            AND (candidate_references && $3::text[] OR ($6::text IS NOT NULL AND end_to_end_id = $6))
            AND NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = bank_transactions.id)
          ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
-       RETURNING id, match_status, matched_order_uuid`,
-        [tx.debtorIban, tx.amount, candidates, tx.key, tx.returnReason ?? 'reversal', e2e],
-      );
+       RETURNING id, match_status, matched_order_uuid, matched_reference, merchant_id, amount::text`,
+      [tx.debtorIban, tx.amount, candidates, tx.key, reason, e2e],
+    );
     const credit = rows[0];
     if (!credit) {
       this.log.warn(`reversal ${tx.key} of ${tx.amount} EUR matches no booked credit; left for the operator`);
-      return;
+      return false;
     }
-    if (credit.match_status === 'MATCHED')
-      this.log.error(
-        `credit ${credit.id} that paid order ${credit.matched_order_uuid} was reversed by the bank (${tx.returnReason ?? 'no reason given'}): check its payout`,
-      );
+    if (credit.match_status !== 'MATCHED' || !credit.matched_order_uuid || !credit.merchant_id) return false;
+    this.log.error(
+      `credit ${credit.id} that paid order ${credit.matched_order_uuid} was reversed by the bank (${reason}): its payout is stopped if not signed yet, else check it`,
+    );
+    await this.outbox.append(manager, {
+      type: Topics.PaymentReversed,
+      key: credit.matched_order_uuid,
+      merchantId: credit.merchant_id,
+      data: {
+        orderUuid: credit.matched_order_uuid,
+        bankTransactionId: credit.id,
+        reference: credit.matched_reference ?? '',
+        amount: normalizeDecimal(credit.amount),
+        reason,
+      },
+    });
+    return true;
   }
 
   // A booked debit to a payer we owe a return: the money left, RETURN_PENDING -> RETURNED. Matched

@@ -81,4 +81,22 @@ describe('compareBankLedger', () => {
       expect.objectContaining({ kind: 'credit-reversed-after-paying', orderUuid: 'o1' }),
     ]);
   });
+
+  it('counts a paid credit whose payout was stopped (its order FAILED) as reversed, not a mismatch', () => {
+    const result = compareBankLedger(
+      [
+        { uuid: 'o1', status: 'FAILED' },
+        { uuid: 'o2', status: 'CREATED' },
+      ],
+      [
+        credit({ id: 'a', amount: '30.00', matchStatus: 'MATCHED', orderUuid: 'o1', reversed: true }),
+        // reversed a moment ago: settlement has not answered yet, flagged until the order fails
+        credit({ id: 'b', amount: '5.00', matchStatus: 'MATCHED', orderUuid: 'o2', reversed: true }),
+      ],
+    );
+    expect(result.figures).toMatchObject({ received: '35.00', reversed: '30.00', paid: '5.00' });
+    expect(result.mismatches).toEqual([
+      expect.objectContaining({ kind: 'credit-reversed-after-paying', orderUuid: 'o2' }),
+    ]);
+  });
 });

@@ -5,8 +5,9 @@ import { fromScaledFixed, toScaled } from '@onramp/money';
 import { Mismatch } from './ledger.types';
 
 // The euro side: every credit the bank booked is exactly one of paid (matched to an order),
-// waiting in suspense, being returned or returned, taken back by the bank (reversed), or (sandbox
-// only) waiting for its order.
+// waiting in suspense, being returned or returned, taken back by the bank (reversed: before it paid
+// anything, or before its payout was signed, its order then FAILED), or (sandbox only) waiting for
+// its order.
 
 export interface BankCredit {
   id: string;
@@ -25,7 +26,7 @@ export interface BankFigures {
   inSuspense: string;
   returning: string; // RETURN_PENDING
   returned: string;
-  reversed: string; // taken back by the bank before paying anything
+  reversed: string; // taken back by the bank before paying anything (or before the payout was signed)
   waiting: string; // unmatched sandbox credits without a reason yet
 }
 
@@ -48,7 +49,11 @@ export function compareBankLedger(
   for (const c of credits) {
     const cents = toScaled(c.amount, 2);
     sums.received += cents;
-    if (c.matchStatus === 'MATCHED') {
+    // taken back before its payout was signed: settlement cancelled the payout and the order FAILED,
+    // so it paid nothing (a FAILED order sent no USDC)
+    const payoutStopped = c.reversed && !!c.orderUuid && known.get(c.orderUuid) === 'FAILED';
+    if (c.matchStatus === 'MATCHED' && payoutStopped && !c.returnStatus) sums.reversed += cents;
+    else if (c.matchStatus === 'MATCHED') {
       sums.paid += cents;
       if (c.reversed) {
         mismatches.push({

@@ -13,7 +13,7 @@ export interface LedgerOrder {
 export interface LedgerSettlement {
   orderUuid: string;
   merchantId: string;
-  state: string; // PENDING | SIGNED | BROADCAST | CONFIRMED | FAILED
+  state: string; // PENDING | SIGNED | BROADCAST | CONFIRMED | FAILED | CANCELLED
   txHash: string | null; // the current (or mined) transaction
   replacedTxHashes: string[]; // earlier transactions with the same nonce: at most one of all can be mined
   recipientAddress: string;

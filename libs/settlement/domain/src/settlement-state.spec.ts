@@ -13,6 +13,7 @@ import {
 describe('settlement state machine', () => {
   const allowed: Array<[SettlementState, SettlementState]> = [
     ['PENDING', 'SIGNED'],
+    ['PENDING', 'CANCELLED'],
     ['SIGNED', 'BROADCAST'],
     ['BROADCAST', 'CONFIRMED'],
     ['BROADCAST', 'FAILED'],
@@ -31,6 +32,13 @@ describe('settlement state machine', () => {
     expect(() => assertTransition('SIGNED', 'PENDING')).toThrow(IllegalSettlementTransitionError);
     expect(() => assertTransition('BROADCAST', 'PENDING')).toThrow(IllegalSettlementTransitionError);
     expect(() => assertTransition('BROADCAST', 'SIGNED')).toThrow(IllegalSettlementTransitionError);
+  });
+
+  it('cancels only a transfer not signed yet (a reversed payment)', () => {
+    expect(canTransition('PENDING', 'CANCELLED')).toBe(true);
+    for (const from of ['SIGNED', 'BROADCAST', 'CONFIRMED', 'FAILED'] as const)
+      expect(canTransition(from, 'CANCELLED')).toBe(false);
+    expect(isTerminal('CANCELLED')).toBe(true);
   });
 
   it('cannot fail an order before a receipt says so', () => {

@@ -1,14 +1,25 @@
 // One settlement per order. The signed bytes are stored before they leave (SIGNED), so a restart
 // re-broadcasts the very same transaction instead of paying twice.
-export const SETTLEMENT_STATES = ['PENDING', 'SIGNED', 'BROADCAST', 'CONFIRMED', 'FAILED'] as const;
+// CANCELLED: the bank took the euros back (payment.reversed) before the transfer was signed.
+export const SETTLEMENT_STATES = [
+  'PENDING',
+  'SIGNED',
+  'BROADCAST',
+  'CONFIRMED',
+  'FAILED',
+  'CANCELLED',
+] as const;
 export type SettlementState = (typeof SETTLEMENT_STATES)[number];
 
 const TRANSITIONS: { readonly [S in SettlementState]: readonly SettlementState[] } = {
-  PENDING: ['SIGNED'], // an underfunded hot wallet keeps it PENDING: the order is held, not failed
+  // an underfunded hot wallet keeps it PENDING: the order is held, not failed. Only a PENDING
+  // settlement can be cancelled: once signed, a transfer is driven to its receipt, never withdrawn.
+  PENDING: ['SIGNED', 'CANCELLED'],
   SIGNED: ['BROADCAST'],
   BROADCAST: ['CONFIRMED', 'FAILED'], // decided only by a receipt with enough confirmations
   CONFIRMED: [],
   FAILED: [],
+  CANCELLED: [],
 };
 
 export class IllegalSettlementTransitionError extends Error {

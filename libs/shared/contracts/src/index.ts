@@ -10,5 +10,6 @@ export * from './order-completed/order-completed.event';
 export * from './order-failed/order-failed.event';
 export * from './payment-confirmed/payment-confirmed.event';
 export * from './payment-failed/payment-failed.event';
+export * from './payment-reversed/payment-reversed.event';
 export * from './transfer-succeeded/transfer-succeeded.event';
 export * from './transfer-failed/transfer-failed.event';

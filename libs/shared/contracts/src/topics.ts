@@ -7,6 +7,7 @@ export const Topics = {
   OrderFailed: 'order.failed',
   PaymentConfirmed: 'payment.confirmed',
   PaymentFailed: 'payment.failed',
+  PaymentReversed: 'payment.reversed',
   TransferSucceeded: 'transfer.succeeded',
   TransferFailed: 'transfer.failed',
 } as const;

@@ -5,6 +5,7 @@ import { OrderCreatedV1 } from '../order-created/order-created.event';
 import { OrderFailedV2 } from '../order-failed/order-failed.event';
 import { PaymentConfirmedV1 } from '../payment-confirmed/payment-confirmed.event';
 import { PaymentFailedV1 } from '../payment-failed/payment-failed.event';
+import { PaymentReversedV1 } from '../payment-reversed/payment-reversed.event';
 import { upcastOrderCompletedV1, upcastOrderFailedV1 } from '../order-outcome/order-outcome.v1';
 import { Topics } from '../topics';
 import { TransferFailedV1 } from '../transfer-failed/transfer-failed.event';
@@ -19,6 +20,7 @@ export interface EventMap {
   [Topics.OrderFailed]: OrderFailedV2;
   [Topics.PaymentConfirmed]: PaymentConfirmedV1;
   [Topics.PaymentFailed]: PaymentFailedV1;
+  [Topics.PaymentReversed]: PaymentReversedV1;
   [Topics.TransferSucceeded]: TransferSucceededV1;
   [Topics.TransferFailed]: TransferFailedV1;
 }
@@ -33,6 +35,7 @@ export const EVENT_PAYLOAD_CLASSES: { [K in EventType]: new () => EventMap[K] } 
   [Topics.OrderFailed]: OrderFailedV2,
   [Topics.PaymentConfirmed]: PaymentConfirmedV1,
   [Topics.PaymentFailed]: PaymentFailedV1,
+  [Topics.PaymentReversed]: PaymentReversedV1,
   [Topics.TransferSucceeded]: TransferSucceededV1,
   [Topics.TransferFailed]: TransferFailedV1,
 };

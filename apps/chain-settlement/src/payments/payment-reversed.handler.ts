@@ -1,0 +1,81 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { EventEnvelope, PaymentReversedV1, Topics } from '@onramp/contracts';
+import { EventConsumer, OutboxWriter } from '@onramp/messaging';
+import { assertTransition, SettlementState } from '@onramp/settlement-domain';
+
+import { SettlementEntity } from '../settlements/settlement.entity';
+import { lockOrderPayment, ReversalOutcome, reversalOf, reversedPaymentReason } from './payment-reversals';
+
+// payment.reversed: the bank took back the euros that paid an order. A settlement not signed yet
+// (PENDING) is cancelled, and the order fails (transfer.failed, nothing reached the chain), in the
+// consumer's transaction. Once signed, a transfer is never withdrawn (its bytes may already be on
+// the network): it goes ahead, and the reversal stays flagged on the payments side for the operator.
+//
+// Races with the signing worker: the worker holds the settlement row lock from picking it until its
+// signature is committed; this handler waits for that lock (no SKIP LOCKED), so it sees PENDING
+// (and the worker, skipping or re-reading, never signs a CANCELLED row) or SIGNED, never in between.
+@Injectable()
+export class PaymentReversedHandler implements OnModuleInit {
+  private readonly log = new Logger(PaymentReversedHandler.name);
+
+  constructor(
+    private readonly consumer: EventConsumer,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumer.on(Topics.PaymentReversed, async (event, manager) => {
+      await this.handle(event, manager);
+    });
+  }
+
+  async handle(
+    event: EventEnvelope<'payment.reversed', PaymentReversedV1>,
+    manager: EntityManager,
+  ): Promise<ReversalOutcome> {
+    const d = event.data;
+    await lockOrderPayment(manager, d.orderUuid);
+    const known = await reversalOf(manager, d.orderUuid);
+    if (known) {
+      this.log.log(`order ${d.orderUuid}: payment.reversed ${event.id} already handled (${known.outcome})`);
+      return known.outcome;
+    }
+    const rows: { state: SettlementState }[] = await manager.query(
+      `SELECT state FROM "settlement"."settlements" WHERE order_uuid = $1 FOR UPDATE`,
+      [d.orderUuid],
+    );
+    const state = rows[0]?.state;
+    const outcome: ReversalOutcome =
+      state === undefined ? 'BEFORE_SETTLEMENT' : state === 'PENDING' ? 'CANCELLED' : 'TOO_LATE';
+    const reason = reversedPaymentReason(d.reason);
+    if (outcome === 'CANCELLED') {
+      assertTransition('PENDING', 'CANCELLED');
+      await manager.update(
+        SettlementEntity,
+        { orderUuid: d.orderUuid, state: 'PENDING' },
+        { state: 'CANCELLED', lastError: reason, updatedAt: new Date() },
+      );
+    }
+    await manager.query(
+      `INSERT INTO "settlement"."payment_reversals" (order_uuid, bank_transaction_id, amount, reason, outcome, settlement_state)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [d.orderUuid, d.bankTransactionId, d.amount, d.reason, outcome, state ?? null],
+    );
+    if (outcome === 'TOO_LATE') {
+      this.log.error(
+        `order ${d.orderUuid}: its payment was reversed by the bank (${d.reason}) after the transfer was signed (${state}); the payout goes ahead unfunded, see the reversed credits`,
+      );
+      return outcome;
+    }
+    this.log.warn(`order ${d.orderUuid}: payment reversed by the bank (${d.reason}); no payout (${outcome})`);
+    await this.outbox.append(manager, {
+      type: Topics.TransferFailed,
+      key: d.orderUuid,
+      merchantId: event.merchantId,
+      data: { orderUuid: d.orderUuid, transactionHash: '', payedAmount: '0', reason },
+    });
+    return outcome;
+  }
+}
