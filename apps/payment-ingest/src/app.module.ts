@@ -31,6 +31,7 @@ import { ReturnCreditUseCase } from './statements/return-credit.usecase';
 import { AdminBankStatementsController } from './statements/admin-bank-statements.controller';
 import { IngestBankStatementUseCase } from './statements/ingest-bank-statement.usecase';
 import { XmlBodyParser } from './statements/xml-body';
+import { PaymentsPayerData } from './payer-data/payer-data.cipher';
 
 @Module({
   imports: [
@@ -73,6 +74,7 @@ import { XmlBodyParser } from './statements/xml-body';
     StatementInboxWatcher,
     MerchantPolicies,
     CollectionAccounts,
+    PaymentsPayerData,
   ],
 })
 export class AppModule {}

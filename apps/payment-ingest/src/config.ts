@@ -9,6 +9,7 @@ import {
   oneOf,
   str,
 } from '@onramp/config';
+import { payerDataKeyRing } from '@onramp/crypto';
 import { defaultPayerNamePolicy, PAYER_NAME_POLICIES, PayerNamePolicy } from '@onramp/payments-domain';
 import { loadServiceRuntime } from '@onramp/service-runtime';
 
@@ -41,6 +42,10 @@ const paymentIngestEnv = {
   BANK_STATEMENT_INBOX: str({ optional: true }),
   // Where each return's pain.001 is also written for the bank upload; unset: API download only.
   RETURNS_OUTBOX: str({ optional: true }),
+  // The payer-data ring, shared with kyc and webhook-dispatch (docs/security.md, PII at rest): seals
+  // the payer's name and IBAN at rest and the name in payment.confirmed, opens the KYC holder's name.
+  PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
+  PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
 };
 
 export interface PaymentIngestConfig {
@@ -59,6 +64,7 @@ export interface PaymentIngestConfig {
   orderTtlMs: number;
   payerNamePolicy: PayerNamePolicy;
   statementInbox: string | null;
+  payerDataKeys: string[]; // newest first
 }
 
 export const PAYMENT_INGEST_CONFIG = Symbol('PAYMENT_INGEST_CONFIG');
@@ -80,6 +86,12 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
   } catch (err) {
     throw new ConfigError(`invalid configuration: ${(err as Error).message}`);
   }
+  let payerDataKeys: string[];
+  try {
+    payerDataKeys = payerDataKeyRing(env, env.ONRAMP_MODE === 'production');
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   return {
     mode: env.ONRAMP_MODE,
     databaseUrl: env.DATABASE_URL,
@@ -95,6 +107,7 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
     orderTtlMs: env.ORDER_TTL,
     payerNamePolicy: env.PAYER_NAME_POLICY || defaultPayerNamePolicy(env.ONRAMP_MODE),
     statementInbox: env.BANK_STATEMENT_INBOX || null,
+    payerDataKeys,
   };
 }
 

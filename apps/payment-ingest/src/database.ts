@@ -10,6 +10,7 @@ import { PayerNames1764400000000 } from './migrations/1764400000000-payer-names'
 import { MerchantPaymentPolicies1764400000001 } from './migrations/1764400000001-merchant-payment-policies';
 import { CreditReversals1764400000002 } from './migrations/1764400000002-credit-reversals';
 import { CollectionAccounts1764400000003 } from './migrations/1764400000003-collection-accounts';
+import { SealedPayerData1764500000000 } from './migrations/1764500000000-sealed-payer-data';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
@@ -28,5 +29,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     MerchantPaymentPolicies1764400000001,
     CreditReversals1764400000002,
     CollectionAccounts1764400000003,
+    SealedPayerData1764500000000,
   ],
 };

@@ -109,6 +109,8 @@ kyc:
     - { name: DATABASE_URL }
     - { name: KYC_ENCRYPTION_KEY }
     - { name: KYC_PREVIOUS_ENCRYPTION_KEYS, optional: true }
+    - { name: PAYER_DATA_ENCRYPTION_KEY }
+    - { name: PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS, optional: true }
     - { name: SERVICE_CALLERS, optional: true }
     - { name: METRICS_TOKEN, optional: true }
 orders:
@@ -134,6 +136,8 @@ payment-ingest:
   schema: payments
   secretKeys:
     - { name: DATABASE_URL }
+    - { name: PAYER_DATA_ENCRYPTION_KEY }
+    - { name: PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS, optional: true }
     - { name: SERVICE_CALLERS, optional: true }
     - { name: METRICS_TOKEN, optional: true }
 chain-settlement:

@@ -23,6 +23,8 @@ export class SettlementEntity {
   @Column('numeric', { name: 'payed_amount', precision: 20, scale: 2 })
   payedAmount!: string;
 
+  // Sealed by payment-ingest under the payer-data ring for this order: kept and passed on as it
+  // arrived; this service holds no key to open it (docs/security.md, PII at rest).
   @Column('text', { name: 'payer_account_holder_name' })
   payerAccountHolderName!: string;
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 
 import { Topics } from '@onramp/contracts';
+import { DEVELOPMENT_KEYS, FieldCipher, kycHolderNameContext } from '@onramp/crypto';
 import { TopicRecorder } from '@onramp/testing';
 
 import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
@@ -34,11 +35,16 @@ describe('KYC registration side effects (integration)', () => {
     const event = await recorder.waitForEvent('approved user event', (e) => e.key === approved.uuid);
     expect(event.topic).toBe('kyc.user.registered');
     expect(event.envelope).toMatchObject({ type: 'kyc.user.registered', version: 1, merchantId: merchant });
-    expect(event.envelope.data).toEqual({ userUuid: approved.uuid, status: 'APPROVED', holderName: 'Jane Doe' });
+    const sealed = expect.stringMatching(/^v1\./); // the holder's name, for payment-ingest only
+    expect(event.envelope.data).toEqual({ userUuid: approved.uuid, status: 'APPROVED', holderName: sealed });
+    const { holderName } = event.envelope.data as { holderName: string };
+    expect(
+      new FieldCipher(DEVELOPMENT_KEYS.payerDataEncryption).decrypt(holderName, kycHolderNameContext(approved.uuid)),
+    ).toBe('Jane Doe');
     expect(event.headers['event-id']).toBe(event.envelope.id);
 
     const rejectedEvent = await recorder.waitForEvent('rejected user event', (e) => e.key === rejected.uuid);
-    expect(rejectedEvent.envelope.data).toEqual({ userUuid: rejected.uuid, status: 'REJECTED', holderName: 'Jane Doe' });
+    expect(rejectedEvent.envelope.data).toEqual({ userUuid: rejected.uuid, status: 'REJECTED', holderName: sealed });
   });
 
   it('publishes nothing for a refused registration', async () => {

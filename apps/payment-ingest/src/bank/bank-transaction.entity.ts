@@ -53,11 +53,17 @@ export class BankTransactionEntity {
   @Column('text')
   currency!: string;
 
+  // The payer's name and IBAN as stored: sealed under the payer-data ring, bound to this row (open
+  // them with PaymentsPayerData where the clear value is needed); rows from before sealing are plain
+  // until `npm run rekey`. payer_iban_index finds a credit by IBAN without opening every row.
   @Column('text', { name: 'payer_name' })
   payerName!: string;
 
   @Column('text', { name: 'payer_iban', nullable: true })
   payerIban!: string | null;
+
+  @Column('text', { name: 'payer_iban_index', nullable: true })
+  payerIbanIndex!: string | null;
 
   // What the payer name policy found (MATCH, MISMATCH, UNKNOWN); null when nothing was compared.
   @Column('text', { name: 'payer_name_check', nullable: true })

@@ -6,6 +6,7 @@ import { OutboxWriter } from '@onramp/messaging';
 import { normalizeDecimal } from '@onramp/money';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
 
 export type MatchOutcome = 'confirmed' | 'failed' | 'duplicate';
@@ -18,7 +19,10 @@ export const REJECTED_CREDIT_REASON = 'SEPA credit rejected by the bank';
 export class CreditMatcher {
   private readonly log = new Logger(CreditMatcher.name);
 
-  constructor(private readonly outbox: OutboxWriter) {}
+  constructor(
+    private readonly outbox: OutboxWriter,
+    private readonly payerData: PaymentsPayerData,
+  ) {}
 
   async apply(
     manager: EntityManager,
@@ -71,7 +75,11 @@ export class CreditMatcher {
           reference: ref.reference,
           payedAmount: normalizeDecimal(payedAmount),
           currency: 'EUR',
-          payerAccountHolderName: credit.payerName,
+          // sealed for this order: settlement and orders pass it on, webhook-dispatch opens it
+          payerAccountHolderName: this.payerData.nameForOrder(
+            ref.orderUuid,
+            this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName),
+          ),
           recipientAddress: ref.recipientAddress,
           bookedAt: credit.createdAt.toISOString(),
         },

@@ -6,6 +6,7 @@ import { decideAmount } from '@onramp/payments-domain';
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
+import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 import { checkPayerName } from '../payer-names/payer-name-check';
 import { MerchantPolicies } from '../policies/merchant-policies';
 import { CreditMatcher } from './credit-matcher';
@@ -20,6 +21,7 @@ export class StatementCreditSettler {
     private readonly matcher: CreditMatcher,
     private readonly policies: MerchantPolicies,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+    private readonly payerData: PaymentsPayerData,
   ) {}
 
   async settle(
@@ -52,8 +54,9 @@ export class StatementCreditSettler {
     }
     const name = await checkPayerName(
       manager,
+      this.payerData,
       policy.payerNamePolicy,
-      credit.payerName,
+      this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName),
       ref.kycUserUuid,
     );
     if (name.check)

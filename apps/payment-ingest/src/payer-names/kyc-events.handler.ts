@@ -4,8 +4,9 @@ import { EntityManager } from 'typeorm';
 import { EventEnvelope, KycUserRegisteredV1, Topics } from '@onramp/contracts';
 import { EventConsumer } from '@onramp/messaging';
 
-// kyc.user.registered keeps the account holder names the payer name policy compares with. The
-// upsert is idempotent; an event without a name (written before it carried one) changes nothing.
+// kyc.user.registered keeps the account holder names the payer name policy compares with, stored
+// sealed as kyc sent them (payer-data ring, bound to the user; opened only to compare). The upsert
+// is idempotent; an event without a name (written before it carried one) changes nothing.
 @Injectable()
 export class KycEventsHandler implements OnModuleInit {
   constructor(private readonly consumer: EventConsumer) {}

@@ -2,6 +2,8 @@ import { EntityManager } from 'typeorm';
 
 import { payerNameMatches, PayerNamePolicy } from '@onramp/payments-domain';
 
+import type { PaymentsPayerData } from '../payer-data/payer-data.cipher';
+
 export type PayerNameCheck = 'MATCH' | 'MISMATCH' | 'UNKNOWN';
 
 export interface PayerNameVerdict {
@@ -12,9 +14,11 @@ export interface PayerNameVerdict {
 
 // Compares the payer with the KYC user of the order. Under HOLD a third-party payment (or one
 // whose user's name is not known here yet) pays nothing until an operator assigns or returns it;
-// under WARN it pays and the credit records the mismatch.
+// under WARN it pays and the credit records the mismatch. The holder's name is stored sealed (as kyc
+// sent it) and opened here, in-process, only to compare.
 export async function checkPayerName(
   manager: EntityManager,
+  payerData: Pick<PaymentsPayerData, 'kycHolderName'>,
   policy: PayerNamePolicy,
   payerName: string,
   kycUserUuid: string | null,
@@ -25,7 +29,8 @@ export async function checkPayerName(
         kycUserUuid,
       ])
     : [];
-  const holder = rows[0]?.holder_name;
+  const stored = rows[0]?.holder_name;
+  const holder = stored && kycUserUuid ? payerData.kycHolderName(kycUserUuid, stored) : undefined;
   const check: PayerNameCheck = !holder
     ? 'UNKNOWN'
     : payerNameMatches(payerName, holder)

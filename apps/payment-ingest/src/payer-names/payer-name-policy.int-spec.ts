@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope, KycUserRegisteredV1, OrderCreatedV1 } from '@onramp/contracts';
+import { DEVELOPMENT_KEYS, FieldCipher, kycHolderNameContext } from '@onramp/crypto';
 import { buildCamt054, generateRfReference } from '@onramp/sepa';
 import { operatorHeaders } from '@onramp/testing';
 
@@ -54,7 +55,11 @@ describe('payment-ingest: payer name policy HOLD (integration)', () => {
     const registered: KycUserRegisteredV1 = {
       userUuid: user,
       status: 'APPROVED',
-      holderName: 'Zoë Anne Müller',
+      // as kyc sends it: sealed under the payer-data ring for this user
+      holderName: new FieldCipher(DEVELOPMENT_KEYS.payerDataEncryption).encrypt(
+        'Zoë Anne Müller',
+        kycHolderNameContext(user),
+      ),
     };
     await t.dataSource.transaction((m) =>
       t.app.get(KycEventsHandler).onRegistered(envelope('kyc.user.registered', registered) as never, m),
@@ -114,16 +119,14 @@ describe('payment-ingest: payer name policy HOLD (integration)', () => {
   it('pays a statement credit that arrived before its order.created, once the order is known', async () => {
     const user = randomUUID();
     await t.dataSource.transaction((m) =>
-      t.app
-        .get(KycEventsHandler)
-        .onRegistered(
-          envelope('kyc.user.registered', {
-            userUuid: user,
-            status: 'APPROVED',
-            holderName: 'Grace Hopper',
-          }) as never,
-          m,
-        ),
+      t.app.get(KycEventsHandler).onRegistered(
+        envelope('kyc.user.registered', {
+          userUuid: user,
+          status: 'APPROVED',
+          holderName: 'Grace Hopper', // an event from before the name was sealed
+        }) as never,
+        m,
+      ),
     );
     const reference = generateRfReference();
     const xml = buildCamt054({

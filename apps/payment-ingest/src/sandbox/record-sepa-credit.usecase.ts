@@ -10,6 +10,7 @@ import { BankTransactionEntity, BankTransactionStatus } from '../bank/bank-trans
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CreditMatcher, MatchOutcome } from '../matching/credit-matcher';
 import { findMerchantReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
+import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 
 export interface RecordSepaCreditInput {
   merchantId: string;
@@ -33,6 +34,7 @@ export class RecordSepaCreditUseCase {
     private readonly matcher: CreditMatcher,
     private readonly settler: StatementCreditSettler,
     private readonly relay: OutboxRelay,
+    private readonly payerData: PaymentsPayerData,
   ) {}
 
   async execute(
@@ -40,8 +42,10 @@ export class RecordSepaCreditUseCase {
   ): Promise<{ bankTransactionId: string; outcome: MatchOutcome | 'unmatched' | 'held' }> {
     const candidates = referenceCandidates(input);
     const now = new Date();
+    const id = randomUUID();
+    const payerIban = input.payerIban ?? null;
     const credit: BankTransactionEntity = {
-      id: randomUUID(),
+      id,
       merchantId: input.merchantId,
       source: 'SANDBOX',
       accountIban: null,
@@ -54,8 +58,9 @@ export class RecordSepaCreditUseCase {
       candidateReferences: candidates,
       amount: input.amount,
       currency: input.currency,
-      payerName: input.payerName,
-      payerIban: input.payerIban ?? null,
+      payerName: this.payerData.seal('bank-transaction', id, 'payer-name', input.payerName),
+      payerIban: this.payerData.seal('bank-transaction', id, 'payer-iban', payerIban),
+      payerIbanIndex: this.payerData.ibanIndex(payerIban),
       status: input.status,
       matchStatus: 'UNMATCHED',
       payerNameCheck: null,

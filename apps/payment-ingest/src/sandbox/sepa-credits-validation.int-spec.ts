@@ -79,11 +79,16 @@ describe('payment-ingest outside sandbox mode (integration)', () => {
   let t: PaymentIngestTestApp;
 
   beforeAll(async () => {
-    t = await startPaymentIngestTestApp({ ONRAMP_MODE: 'production' });
+    // production refuses the development payer-data key
+    t = await startPaymentIngestTestApp({
+      ONRAMP_MODE: 'production',
+      PAYER_DATA_ENCRYPTION_KEY: 'c'.repeat(64),
+    });
   });
   afterAll(async () => {
     await t?.close();
     process.env['ONRAMP_MODE'] = 'sandbox';
+    delete process.env['PAYER_DATA_ENCRYPTION_KEY'];
   });
 
   it('has no sandbox bank: 404, even with a valid token', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Producer } from 'kafkajs';
 
+import { blindIndexes, DEVELOPMENT_KEYS, FieldCipher, openPayerName } from '@onramp/crypto';
 import { EventEnvelope, OrderFailedV2, Topics } from '@onramp/contracts';
 import { generateRfReference } from '@onramp/sepa';
 import { envelope, EventCollector, produce, testKafka, waitFor } from '@onramp/testing';
@@ -152,15 +153,32 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
       reference: order.reference,
       payedAmount: '99.9', // what was credited, not the order amount
       currency: 'EUR',
-      payerAccountHolderName: 'Jane Doe',
+      payerAccountHolderName: expect.stringMatching(/^v1\./), // sealed for the order
       recipientAddress: order.recipientAddress,
       bookedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
+    const payerData = new FieldCipher(DEVELOPMENT_KEYS.payerDataEncryption);
+    expect(openPayerName(payerData, order.orderUuid, event.data.payerAccountHolderName)).toBe('Jane Doe');
     expect(await creditRow(bankTransactionId)).toEqual({
       match_status: 'MATCHED',
       matched_order_uuid: order.orderUuid,
       amount: '99.90',
     });
+    // at rest: sealed and bound to the row, the IBAN findable only by its blind index
+    const [stored] = await t.dataSource.query<
+      { payer_name: string; payer_iban: string; payer_iban_index: string }[]
+    >(`SELECT payer_name, payer_iban, payer_iban_index FROM payments.bank_transactions WHERE id = $1`, [
+      bankTransactionId,
+    ]);
+    expect(stored.payer_name).toMatch(/^v1\./);
+    expect(stored.payer_iban).toMatch(/^v1\./);
+    expect(JSON.stringify(stored)).not.toMatch(/Jane|DE89/);
+    expect(
+      payerData.decrypt(stored.payer_iban, `payments:bank-transaction:${bankTransactionId}:payer-iban`),
+    ).toBe('DE89370400440532013000');
+    expect(stored.payer_iban_index).toEqual(
+      blindIndexes([DEVELOPMENT_KEYS.payerDataEncryption], 'iban', 'DE89370400440532013000')[0],
+    );
   });
 
   it('holds a credit that arrives before order.created and confirms it once the event arrives', async () => {

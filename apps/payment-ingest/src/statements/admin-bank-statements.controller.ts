@@ -18,6 +18,7 @@ import { badRequest, ProblemException } from '@onramp/http';
 import { AdminActor } from '@onramp/persistence';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 import { AssignCreditUseCase } from './assign-credit.usecase';
 import { ReturnCreditUseCase } from './return-credit.usecase';
 import { IngestBankStatementUseCase, StatementCounts } from './ingest-bank-statement.usecase';
@@ -58,6 +59,7 @@ export class AdminBankStatementsController {
     private readonly ingest: IngestBankStatementUseCase,
     private readonly dataSource: DataSource,
     private readonly assignCredit: AssignCreditUseCase,
+    private readonly payerData: PaymentsPayerData,
     private readonly returnCredit: ReturnCreditUseCase,
   ) {}
 
@@ -144,8 +146,9 @@ export class AdminBankStatementsController {
       amount: t.amount,
       currency: t.currency,
       reference: t.referenceRaw ?? t.remittanceInformation ?? t.endToEndId,
-      payerName: t.payerName,
-      payerIban: t.payerIban,
+      // opened for the operator, who returns or assigns the credit
+      payerName: this.payerData.open('bank-transaction', t.id, 'payer-name', t.payerName),
+      payerIban: this.payerData.open('bank-transaction', t.id, 'payer-iban', t.payerIban),
       accountIban: t.accountIban,
       reason: t.suspenseReason ?? '',
       createdAt: t.createdAt.toISOString(),

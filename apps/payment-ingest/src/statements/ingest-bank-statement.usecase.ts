@@ -22,6 +22,7 @@ import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CollectionAccounts } from '../accounts/collection-accounts';
 import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
+import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 
 export interface StatementCounts {
   messageId: string;
@@ -45,6 +46,7 @@ export class IngestBankStatementUseCase {
     private readonly relay: OutboxRelay,
     private readonly outbox: OutboxWriter,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+    private readonly payerData: PaymentsPayerData,
   ) {}
 
   parse(xml: string): BankStatement {
@@ -125,8 +127,9 @@ export class IngestBankStatementUseCase {
     });
     await lockReferenceKeys(manager, candidates);
     const now = new Date();
+    const id = randomUUID();
     const credit: BankTransactionEntity = {
-      id: randomUUID(),
+      id,
       merchantId: null,
       source: 'STATEMENT',
       accountIban: tx.accountIban,
@@ -139,8 +142,9 @@ export class IngestBankStatementUseCase {
       candidateReferences: candidates,
       amount: tx.amount,
       currency: tx.currency,
-      payerName: tx.debtorName ?? '',
-      payerIban: tx.debtorIban,
+      payerName: this.payerData.seal('bank-transaction', id, 'payer-name', tx.debtorName ?? ''),
+      payerIban: this.payerData.seal('bank-transaction', id, 'payer-iban', tx.debtorIban),
+      payerIbanIndex: this.payerData.ibanIndex(tx.debtorIban),
       status: 'BOOKED',
       matchStatus: 'UNMATCHED',
       payerNameCheck: null,
@@ -182,8 +186,9 @@ export class IngestBankStatementUseCase {
     }
   }
 
-  // The bank took a credit back (recall, fraud, the payer's bank's return): the same payer IBAN and
-  // amount, and the same reference or end-to-end id. A credit that paid nothing simply leaves
+  // The bank took a credit back (recall, fraud, the payer's bank's return): the same payer IBAN (its
+  // blind index; the plain IBAN for rows stored before sealing) and amount, and the same reference or
+  // end-to-end id. A credit that paid nothing simply leaves
   // suspense (there is nothing to return any more). A credit that paid an order announces it
   // (payment.reversed, in this transaction): settlement cancels the payout if it is not signed yet
   // and the order fails; once signed, the transfer goes ahead and the credit stays flagged for the
@@ -212,12 +217,20 @@ export class IngestBankStatementUseCase {
        WHERE id = (
          SELECT id FROM payments.bank_transactions
          WHERE source = 'STATEMENT' AND status = 'BOOKED' AND reversed_at IS NULL
-           AND payer_iban = $1 AND amount = $2
+           AND (payer_iban_index = ANY($7::text[]) OR payer_iban = $1) AND amount = $2
            AND (candidate_references && $3::text[] OR ($6::text IS NOT NULL AND end_to_end_id = $6))
            AND NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = bank_transactions.id)
          ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
        RETURNING id, match_status, matched_order_uuid, matched_reference, merchant_id, amount::text`,
-      [tx.debtorIban, tx.amount, candidates, tx.key, reason, e2e],
+      [
+        tx.debtorIban,
+        tx.amount,
+        candidates,
+        tx.key,
+        reason,
+        e2e,
+        tx.debtorIban ? this.payerData.ibanIndexes(tx.debtorIban) : [],
+      ],
     );
     const credit = rows[0];
     if (!credit) {
@@ -252,11 +265,12 @@ export class IngestBankStatementUseCase {
       `UPDATE payments.returns SET status = 'RETURNED', updated_at = now()
        WHERE id = (
          SELECT id FROM payments.returns
-         WHERE status = 'RETURN_PENDING' AND creditor_iban = $1 AND amount = $2
+         WHERE status = 'RETURN_PENDING' AND (creditor_iban_index = ANY($4::text[]) OR creditor_iban = $1)
+           AND amount = $2
            AND ($3::text IS NULL OR original_end_to_end_id = $3)
          ORDER BY created_at LIMIT 1 FOR UPDATE)
 `,
-      [tx.creditorIban, tx.amount, e2e],
+      [tx.creditorIban, tx.amount, e2e, this.payerData.ibanIndexes(tx.creditorIban)],
     );
   }
 

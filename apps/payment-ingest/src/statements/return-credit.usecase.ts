@@ -12,11 +12,13 @@ import { buildPain001Return } from '@onramp/payments-domain';
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { CollectionAccounts } from '../accounts/collection-accounts';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
+import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 
 // Sends a suspense credit back to its payer: records the return (one per credit, unique) with its
 // pain.001.001.09 in one transaction, then drops the file in the returns outbox for the bank.
 // The money leaves when the operator uploads that file to the bank; a statement showing the
-// debit moves the return from RETURN_PENDING to RETURNED.
+// debit moves the return from RETURN_PENDING to RETURNED. The creditor's name and IBAN and the
+// pain.001 (which names them) are stored sealed under the payer-data ring, bound to the return.
 @Injectable()
 export class ReturnCreditUseCase {
   private readonly log = new Logger(ReturnCreditUseCase.name);
@@ -25,6 +27,7 @@ export class ReturnCreditUseCase {
     private readonly dataSource: DataSource,
     private readonly accounts: CollectionAccounts,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+    private readonly payerData: PaymentsPayerData,
   ) {}
 
   async execute(creditId: string, reason: string, actor: AdminActor): Promise<{ returnId: string }> {
@@ -39,7 +42,9 @@ export class ReturnCreditUseCase {
       if (credit.matchStatus === 'MATCHED' || credit.suspenseReason === null || credit.status !== 'BOOKED') {
         throw conflict('only a booked credit waiting in suspense can be returned');
       }
-      if (!credit.payerIban) throw new ProblemException(422, 'the credit has no payer IBAN to return it to');
+      const payerIban = this.payerData.open('bank-transaction', credit.id, 'payer-iban', credit.payerIban);
+      const payerName = this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName);
+      if (!payerIban) throw new ProblemException(422, 'the credit has no payer IBAN to return it to');
       // the money goes back from the account it arrived on
       const account =
         (credit.accountIban ? await this.accounts.find(credit.accountIban, manager) : null) ??
@@ -68,8 +73,8 @@ export class ReturnCreditUseCase {
             instructionId: messageId,
             originalEndToEndId: credit.endToEndId,
             amount: credit.amount,
-            creditorName: credit.payerName || 'NOTPROVIDED',
-            creditorIban: credit.payerIban,
+            creditorName: payerName || 'NOTPROVIDED',
+            creditorIban: payerIban,
             creditorBic: null,
             remittance: `Return of your payment: ${reason}`,
           },
@@ -77,19 +82,20 @@ export class ReturnCreditUseCase {
       });
       await manager.query(
         `INSERT INTO payments.returns (id, bank_transaction_id, amount, currency, creditor_name, creditor_iban,
-           original_end_to_end_id, reason, status, message_id, pain001)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'RETURN_PENDING', $9, $10)`,
+           original_end_to_end_id, reason, status, message_id, pain001, creditor_iban_index)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'RETURN_PENDING', $9, $10, $11)`,
         [
           returnId,
           credit.id,
           credit.amount,
           credit.currency,
-          credit.payerName,
-          credit.payerIban,
+          this.payerData.seal('return', returnId, 'creditor-name', payerName),
+          this.payerData.seal('return', returnId, 'creditor-iban', payerIban),
           credit.endToEndId,
           reason,
           messageId,
-          pain001,
+          this.payerData.seal('return', returnId, 'pain001', pain001),
+          this.payerData.ibanIndex(payerIban),
         ],
       );
       // the payer's name and IBAN stay out of the audit log: the return row has them
@@ -123,6 +129,6 @@ export class ReturnCreditUseCase {
       [returnId],
     );
     if (rows.length === 0) throw notFound('return not found');
-    return rows[0].pain001;
+    return this.payerData.open('return', returnId, 'pain001', rows[0].pain001);
   }
 }

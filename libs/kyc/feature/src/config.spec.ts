@@ -17,9 +17,18 @@ describe('loadKycConfig', () => {
     expect(() =>
       loadKycConfig({ ...base, ONRAMP_MODE: 'production', KYC_ENCRYPTION_KEY: DEV_KYC_ENCRYPTION_KEY }),
     ).toThrow('must not be a public development key');
-    expect(
-      loadKycConfig({ ...base, ONRAMP_MODE: 'production', KYC_ENCRYPTION_KEY: realKey }).encryptionKey,
-    ).toBe(realKey);
+    expect(() => loadKycConfig({ ...base, ONRAMP_MODE: 'production', KYC_ENCRYPTION_KEY: realKey })).toThrow(
+      'PAYER_DATA_ENCRYPTION_KEY is required',
+    );
+    const payerKey = 'b'.repeat(64);
+    const config = loadKycConfig({
+      ...base,
+      ONRAMP_MODE: 'production',
+      KYC_ENCRYPTION_KEY: realKey,
+      PAYER_DATA_ENCRYPTION_KEY: payerKey,
+    });
+    expect(config.encryptionKey).toBe(realKey);
+    expect(config.payerDataKeys).toEqual([payerKey]);
   });
 
   it('reads the previous keys of the ring and names a bad one', () => {

@@ -1,5 +1,5 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
-import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
+import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey, payerDataKeyRing } from '@onramp/crypto';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const KYC_SCHEMA = 'kyc';
@@ -17,6 +17,10 @@ const kycEnv = {
   // Keys that sealed PII before KYC_ENCRYPTION_KEY, comma-separated: they still open it (each sealed
   // value names its key id) until `npm run rekey` has re-sealed everything under the current key.
   KYC_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+  // The payer-data ring shared with payment-ingest (docs/security.md, PII at rest): kyc only seals the
+  // holder's name it announces in kyc.user.registered with it, for payment-ingest's payer-name policy.
+  PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
+  PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
 };
 
 export interface KycConfig {
@@ -27,6 +31,7 @@ export interface KycConfig {
   port: number;
   encryptionKey: string;
   previousEncryptionKeys: string[];
+  payerDataKeys: string[]; // newest first: the first seals
   runtime: KycRuntime; // what the shared libs are given
 }
 
@@ -60,6 +65,12 @@ export function loadKycConfig(source: NodeJS.ProcessEnv): KycConfig {
       );
     }
   }
+  let payerDataKeys: string[];
+  try {
+    payerDataKeys = payerDataKeyRing(env, env.ONRAMP_MODE === 'production');
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   return {
     mode: env.ONRAMP_MODE,
     databaseUrl: env.DATABASE_URL,
@@ -68,6 +79,7 @@ export function loadKycConfig(source: NodeJS.ProcessEnv): KycConfig {
     port: env.KYC_SERVICE_PORT,
     encryptionKey: key,
     previousEncryptionKeys: previous,
+    payerDataKeys,
     runtime: loadKycRuntime(source),
   };
 }

@@ -27,13 +27,20 @@ describe('keyRingFrom', () => {
       'PAYER_DATA_ENCRYPTION_KEY must not be a public development key',
     );
     expect(() =>
-      keyRingFrom({ ...base, production: true, current: real, previous: DEVELOPMENT_KEYS.payerDataEncryption }),
+      keyRingFrom({
+        ...base,
+        production: true,
+        current: real,
+        previous: DEVELOPMENT_KEYS.payerDataEncryption,
+      }),
     ).toThrow('PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS entry 1 must not be a public development key');
     expect(keyRingFrom({ ...base, production: true, current: real })).toEqual([real]);
   });
 
   it('names the malformed key', () => {
-    expect(() => keyRingFrom({ ...base, current: 'short' })).toThrow('PAYER_DATA_ENCRYPTION_KEY must be 32 bytes');
+    expect(() => keyRingFrom({ ...base, current: 'short' })).toThrow(
+      'PAYER_DATA_ENCRYPTION_KEY must be 32 bytes',
+    );
     expect(() => keyRingFrom({ ...base, current: real, previous: `${old},short` })).toThrow(
       'PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS entry 2 must be 32 bytes',
     );

@@ -1,5 +1,7 @@
+import { createHmac } from 'node:crypto';
+
 import { DEVELOPMENT_KEYS } from './development-keys';
-import { FieldCipher } from './field-cipher';
+import { FieldCipher, parseKey } from './field-cipher';
 import { keyRingFrom } from './key-ring';
 
 // The payer's name travels from payment-ingest (which learns it from the bank) through settlement and
@@ -7,6 +9,10 @@ import { keyRingFrom } from './key-ring';
 // key ring, which only those two ends hold (docs/security.md, PII at rest). The associated data binds
 // it to its order: a sealed name copied onto another order's event does not open.
 export const payerNameContext = (orderUuid: string): string => `payer-name:${orderUuid.toLowerCase()}`;
+
+// The KYC holder's name in kyc.user.registered: sealed by kyc under the same ring for payment-ingest's
+// payer-name policy, bound to the user.
+export const kycHolderNameContext = (userUuid: string): string => `kyc-holder-name:${userUuid.toLowerCase()}`;
 
 // True for a value FieldCipher sealed ("v1.<key id>.<iv>.<tag>.<ciphertext>").
 export function isSealed(value: string): boolean {
@@ -40,5 +46,16 @@ export function payerDataKeyRing(
     previous: env.PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS,
     production,
     developmentKey: DEVELOPMENT_KEYS.payerDataEncryption,
+  });
+}
+
+// A keyed hash to find a sealed value by equality (a blind index): HMAC-SHA256 under a key derived
+// from one ring key and the purpose, so it says nothing without the key and differs per purpose. A
+// lookup asks for the index under every key of the ring, so rows indexed before a rotation are still
+// found (a rekey re-indexes them under the newest key).
+export function blindIndexes(ring: readonly string[], purpose: string, value: string): string[] {
+  return ring.map((material) => {
+    const key = createHmac('sha256', parseKey(material)).update(`blind-index:${purpose}`).digest();
+    return createHmac('sha256', key).update(value).digest('base64url');
   });
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
+import { FieldCipher, kycHolderNameContext } from '@onramp/crypto';
 import { conflict, IdempotentRequests } from '@onramp/http';
 import { screenApplicant } from '@onramp/kyc-domain';
 import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
@@ -63,6 +64,10 @@ export class AddKycUserUseCase {
     private readonly idempotency: IdempotentRequests,
   ) {}
 
+  // The holder's name for payment-ingest's payer-name policy, sealed under the payer-data ring and
+  // bound to the user: the event log never holds it in clear, and only payment-ingest opens it.
+  private readonly payerData = new FieldCipher(this.config.payerDataKeys);
+
   async execute(cmd: AddKycUserCommand): Promise<StoredResponse> {
     const response = await this.idempotency.execute(
       cmd.merchantId,
@@ -96,7 +101,14 @@ export class AddKycUserUseCase {
       type: Topics.KycUserRegistered,
       key: user.uuid,
       merchantId: cmd.merchantId,
-      data: { userUuid: user.uuid, status: user.status, holderName: `${pii.firstName} ${pii.lastName}` },
+      data: {
+        userUuid: user.uuid,
+        status: user.status,
+        holderName: this.payerData.encrypt(
+          `${pii.firstName} ${pii.lastName}`,
+          kycHolderNameContext(user.uuid),
+        ),
+      },
     });
     return { status: 201, body: presentKycUser(user, pii) };
   }

@@ -42,6 +42,8 @@ export class OrderEntity {
   @Column({ name: 'payed_amount', type: 'numeric', precision: 20, scale: 2, nullable: true })
   payedAmount!: string | null;
 
+  // Sealed by payment-ingest under the payer-data ring for this order: kept and passed on as it
+  // arrived; this service holds no key to open it (docs/security.md, PII at rest).
   @Column({ name: 'payer_account_holder_name', type: 'text', nullable: true })
   payerAccountHolderName!: string | null;
 

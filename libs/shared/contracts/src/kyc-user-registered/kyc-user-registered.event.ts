@@ -11,10 +11,12 @@ export class KycUserRegisteredV1 {
   @IsIn(KYC_STATUSES)
   status!: KycStatus;
 
-  // "first last" as registered: payment-ingest compares it with the payer of a credit (the payer
-  // name policy). Optional: events written before it existed have none.
+  // "first last" as registered, sealed under the payer-data ring (associated data: the user, see
+  // kycHolderNameContext in @onramp/crypto): payment-ingest opens it to compare with the payer of a
+  // credit (the payer name policy). Optional: events written before it existed have none; events
+  // written before it was sealed carry it plain.
   @IsOptional()
   @IsString()
-  @MaxLength(300)
+  @MaxLength(1000)
   holderName?: string;
 }

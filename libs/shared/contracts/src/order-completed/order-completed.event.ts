@@ -8,6 +8,9 @@ import { OrderOutcomeFields } from '../order-outcome/order-outcome.fields';
 // webhook-dispatch presents it as one (JSON numbers, the body's names and key order).
 // Version 2; version 1 was the body itself and is read through upcastOrderCompletedV1.
 export class OrderCompletedV2 extends OrderOutcomeFields {
+  // Sealed under the payer-data ring for this order (sealPayerName in @onramp/crypto): only
+  // payment-ingest, which seals it, and webhook-dispatch, which opens it for the body, hold the key;
+  // the services between pass it on as it is. Events written before sealing carry it plain.
   @IsString()
   payerAccountHolderName!: string;
 

@@ -19,6 +19,9 @@ export class PaymentConfirmedV1 {
   @IsIn(['EUR'])
   currency!: 'EUR';
 
+  // Sealed under the payer-data ring for this order (sealPayerName in @onramp/crypto): only
+  // payment-ingest, which seals it, and webhook-dispatch, which opens it for the body, hold the key;
+  // the services between pass it on as it is. Events written before sealing carry it plain.
   @IsString()
   payerAccountHolderName!: string;
 

@@ -33,6 +33,9 @@ export class TransferSucceededV1 {
   @IsInt()
   chainId!: number;
 
+  // Sealed under the payer-data ring for this order (sealPayerName in @onramp/crypto): only
+  // payment-ingest, which seals it, and webhook-dispatch, which opens it for the body, hold the key;
+  // the services between pass it on as it is. Events written before sealing carry it plain.
   @IsString()
   payerAccountHolderName!: string;
 }
