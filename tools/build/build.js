@@ -46,7 +46,7 @@ function main(only) {
     );
   }
   fs.cpSync(path.join(ROOT, 'docs', 'openapi'), path.join(DIST, 'docs', 'openapi'), { recursive: true });
-  const dashboard = path.join('apps', 'gateway', 'src', 'dashboard', 'public');
+  const dashboard = path.join('libs', 'gateway', 'feature', 'src', 'dashboard', 'public');
   fs.cpSync(path.join(ROOT, dashboard), path.join(DIST, dashboard), { recursive: true });
   const s = ((Date.now() - t0) / 1000).toFixed(1);
   process.stdout.write(`[build] dist/ in ${s} s (${rewritten} files with @onramp/* requires rewritten)\n`);

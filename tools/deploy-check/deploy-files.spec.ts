@@ -15,6 +15,7 @@ const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 // Where a service's config parser lives once it is a library (libs/<service>/feature).
 const CONFIG_FILES: Record<string, string> = {
   auth: 'libs/auth/feature/src/config.ts',
+  gateway: 'libs/gateway/feature/src/config.ts',
   kyc: 'libs/kyc/feature/src/config.ts',
   orders: 'libs/orders/feature/src/config.ts',
   'webhook-dispatch': 'libs/webhooks/feature/src/config.ts',
@@ -46,7 +47,7 @@ describe('Helm chart', () => {
       };
     };
     const sources: Record<string, string[]> = {
-      gateway: ['apps/gateway/src/config.ts'],
+      gateway: [CONFIG_FILES['gateway']!],
       auth: [CONFIG_FILES['auth']!],
       kyc: [CONFIG_FILES['kyc']!],
       orders: [CONFIG_FILES['orders']!],

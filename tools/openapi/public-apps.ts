@@ -3,10 +3,10 @@
 // and webhook-dispatch are libraries already: their modules are built from a sandbox config; the preview
 // connects to nothing).
 /* eslint-disable @nx/enforce-module-boundaries */
-import { isBlockedPath, ListenerName, ROUTE_TABLE } from '../../apps/gateway/src/routes';
 import { AppModule as PaymentIngestAppModule } from '../../apps/payment-ingest/src/app.module';
 /* eslint-enable @nx/enforce-module-boundaries */
 import { AuthModule, loadAuthConfig } from '@onramp/auth-feature';
+import { isBlockedPath, ListenerName, ROUTE_TABLE } from '@onramp/gateway-feature';
 import { KycModule, loadKycConfig } from '@onramp/kyc-feature';
 import { loadOrdersConfig, OrdersModule } from '@onramp/orders-feature';
 import { loadWebhookConfig, WebhookDispatchModule } from '@onramp/webhooks-feature';

@@ -1,8 +1,8 @@
 import { request as httpRequest, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-import { loadGatewayConfig } from './config';
-import { RunningGateway, startGateway } from './bootstrap';
+import { loadGatewayConfig, RunningGateway, startGateway } from '@onramp/gateway-feature';
+
 import { Seen, startUpstream, stopUpstream, urlOf } from './testing/fake-upstream';
 
 describe('gateway with Host routing (ingress mode)', () => {

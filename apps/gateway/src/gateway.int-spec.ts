@@ -5,8 +5,8 @@ import { AddressInfo } from 'node:net';
 import { parseOperator, verifyServiceRequest } from '@onramp/auth';
 import { DEVELOPMENT_KEYS } from '@onramp/crypto';
 
-import { loadGatewayConfig } from './config';
-import { RunningGateway, startGateway } from './bootstrap';
+import { loadGatewayConfig, RunningGateway, startGateway } from '@onramp/gateway-feature';
+
 import {
   nonLoopbackIPv4,
   post,

@@ -3,10 +3,9 @@ import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import { loadGatewayConfig } from '../config';
-import { RunningGateway, startGateway } from '../bootstrap';
+import { loadGatewayConfig, OPENAPI_DOCS_DIR, RunningGateway, startGateway } from '@onramp/gateway-feature';
+
 import { unusedPort } from '../testing/fake-upstream';
-import { OPENAPI_DOCS_DIR } from './api-docs.routes';
 
 interface Doc {
   servers: Array<{ variables: Record<string, { default: string }> }>;

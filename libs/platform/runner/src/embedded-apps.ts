@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 
 import { loadAuthConfig, startAuth } from '@onramp/auth-feature';
+import { loadGatewayConfig, startGateway } from '@onramp/gateway-feature';
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
 import { loadOrdersConfig, startOrders } from '@onramp/orders-feature';
 import { loadWebhookConfig, startWebhookDispatch } from '@onramp/webhooks-feature';
@@ -21,6 +22,7 @@ export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Clos
 // here (docs/architecture.md, "Moving a service") removes it from LEGACY_STARTERS below.
 const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
   auth: (env) => startAuth(loadAuthConfig(env)),
+  gateway: (env) => startGateway(loadGatewayConfig(env)),
   kyc: (env) => startKyc(loadKycConfig(env)),
   orders: (env) => startOrders(loadOrdersConfig(env)),
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
@@ -31,7 +33,6 @@ const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
 const LEGACY_STARTERS: Partial<Record<AppName, string>> = {
   'payment-ingest': 'startPaymentIngest',
   'chain-settlement': 'startChainSettlement',
-  gateway: 'startGateway',
 };
 
 export function loadAppStarter(root: string, name: AppName, env: NodeJS.ProcessEnv): AppStarter {

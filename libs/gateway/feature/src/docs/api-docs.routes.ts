@@ -10,7 +10,7 @@ export const DOCS_PATH = '/docs';
 
 // The committed documents (npm run docs:openapi writes them; tools/openapi/openapi.spec.ts keeps
 // them equal to the code).
-export const OPENAPI_DOCS_DIR = join(__dirname, '..', '..', '..', '..', 'docs', 'openapi');
+export const OPENAPI_DOCS_DIR = join(__dirname, '..', '..', '..', '..', '..', 'docs', 'openapi');
 
 interface Asset {
   body: Buffer | string;

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 
-import { GatewayConfig, loadGatewayConfig } from './config';
+import { GatewayConfig } from './config';
 import { createListener, ListenerSpec } from './listener';
 
 export interface RunningGateway {
@@ -36,8 +36,9 @@ function listenerPlan(config: GatewayConfig): { spec: ListenerSpec; port: number
   ];
 }
 
-// The app on its own: main.ts runs it as a process, the embedded runner beside the others in one.
-export async function startGateway(config: GatewayConfig = loadGatewayConfig()): Promise<RunningGateway> {
+// The service listening on its ports: main.ts runs it as a process, the embedded runner beside the
+// others in one; both parse the config first (loadGatewayConfig) and pass it here.
+export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const log = new Logger('gateway');
   const listeners: Record<string, NestFastifyApplication> = {};
   const close = async (): Promise<void> => {

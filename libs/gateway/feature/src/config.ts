@@ -2,7 +2,7 @@ import { adminApiKeyProblem, serviceSecretFor } from '@onramp/auth';
 import { bool, commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { DEFAULT_BODY_LIMIT } from '@onramp/http';
-import { loadServiceRuntime } from '@onramp/service-runtime';
+import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 import { OperatorDirectory, parseOperatorKeys } from './admin/operator-directory';
 
@@ -75,7 +75,11 @@ export interface GatewayConfig {
   runtime: GatewayRuntime; // what the shared libs are given: logging, tracing, metrics access
 }
 
-export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+
+// The one parser of this service's environment: main.ts calls it with process.env, the embedded runner
+// and the tests with an environment of their own; everything past it takes the result.
+export function loadGatewayConfig(source: NodeJS.ProcessEnv): GatewayConfig {
   const env = loadEnv(gatewayEnvSpec, source);
   const upstreams: Record<UpstreamName, string> = {
     auth: env.AUTH_URL,
@@ -160,9 +164,10 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
   };
 }
 
-// What this app gives the shared libs, which never read the environment themselves.
-export function loadGatewayRuntime(source: NodeJS.ProcessEnv = process.env) {
+// No database, no event transport, no callers of its own: the gateway only proxies.
+export type GatewayRuntime = Pick<ServiceRuntime, 'logging' | 'tracing' | 'metrics'>;
+
+// What this service gives the shared libs, which never read the environment themselves.
+export function loadGatewayRuntime(source: NodeJS.ProcessEnv): GatewayRuntime {
   return loadServiceRuntime(source, ['logging', 'tracing', 'metrics']);
 }
-
-export type GatewayRuntime = ReturnType<typeof loadGatewayRuntime>;

@@ -25,7 +25,7 @@ export async function createListener(
   spec: ListenerSpec,
   config: GatewayConfig,
 ): Promise<NestFastifyApplication> {
-  const app = await createHttpApp(GatewayModule, {
+  const app = await createHttpApp(GatewayModule.forRoot(config), {
     name: `gateway-${spec.name}`,
     port: 0,
     bodyLimit: config.bodyLimit,
