@@ -11,9 +11,9 @@ import {
 } from '@onramp/config';
 import { payerDataKeyRing } from '@onramp/crypto';
 import { defaultPayerNamePolicy, PAYER_NAME_POLICIES, PayerNamePolicy } from '@onramp/payments-domain';
+import { parseCollectionAccounts } from '@onramp/sepa';
 import { loadServiceRuntime } from '@onramp/service-runtime';
 
-import { parseCollectionAccounts } from './accounts/parse-collection-accounts';
 
 export const PAYMENTS_SCHEMA = 'payments';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { DataSource, EntityManager } from 'typeorm';
 
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
-import { CollectionAccount } from './parse-collection-accounts';
+import { CollectionAccount } from '@onramp/sepa';
 
 @Injectable()
 export class CollectionAccounts implements OnApplicationBootstrap {

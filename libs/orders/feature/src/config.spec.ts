@@ -33,6 +33,34 @@ describe('loadOrdersConfig', () => {
     expect(() => loadOrdersConfig({ ...base, COLLECTION_BIC: 'COBA' })).toThrow('COLLECTION_BIC');
   });
 
+  it('shows payers every collection account: COLLECTION_IBAN first, then COLLECTION_ACCOUNTS', () => {
+    const config = loadOrdersConfig({
+      ...base,
+      COLLECTION_IBAN: 'NL91ABNA0417164300',
+      COLLECTION_BIC: 'ABNANL2A',
+      COLLECTION_ACCOUNT_NAME: 'Onramp B.V.',
+      COLLECTION_ACCOUNTS:
+        'FR7630006000011234567890189 AGRIFRPP Onramp SAS; DE44500105175407324931 INGDDEFFXXX Onramp GmbH',
+    });
+    expect(config.collectionAccounts).toEqual([
+      { iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', name: 'Onramp B.V.' },
+      { iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP', name: 'Onramp SAS' },
+      { iban: 'DE44500105175407324931', bic: 'INGDDEFFXXX', name: 'Onramp GmbH' },
+    ]);
+    expect(loadOrdersConfig(base).collectionAccounts).toEqual([
+      { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', name: 'Onramp Sandbox Collections' },
+    ]);
+    expect(() =>
+      loadOrdersConfig({ ...base, COLLECTION_ACCOUNTS: 'FR7630006000011234567890189 - Onramp SAS' }),
+    ).toThrow('COLLECTION_ACCOUNTS entry FR7630006000011234567890189 needs a BIC');
+    expect(() => loadOrdersConfig({ ...base, COLLECTION_ACCOUNTS: 'FR76 3000 AGRIFRPP Onramp' })).toThrow(
+      'is not "IBAN BIC Holder name"',
+    );
+    expect(() =>
+      loadOrdersConfig({ ...base, COLLECTION_ACCOUNTS: 'DE89370400440532013000 COBADEFFXXX Again' }),
+    ).toThrow('COLLECTION_ACCOUNTS lists DE89370400440532013000 twice');
+  });
+
   it('drops a trailing slash from the KYC service URL', () => {
     expect(loadOrdersConfig({ ...base, KYC_SERVICE_URL: 'http://kyc:3011/' }).kycServiceUrl).toBe(
       'http://kyc:3011',

@@ -3,6 +3,7 @@ import { serviceSecretFor } from '@onramp/auth';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { compareDecimal } from '@onramp/money';
 import { AmountBounds } from '@onramp/orders-domain';
+import { CollectionAccount, parseCollectionAccounts } from '@onramp/sepa';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const ORDERS_SCHEMA = 'orders';
@@ -24,6 +25,8 @@ const ordersEnv = {
   COLLECTION_BIC: str({ optional: true }),
   // The account holder: payer banks check it against the IBAN before an instant transfer.
   COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+  // More receiving accounts, "IBAN BIC Holder name;...": each order is shown one of them.
+  COLLECTION_ACCOUNTS: str({ default: '' }),
   KYC_SERVICE_URL: str({ default: `http://127.0.0.1:${defaultPorts.kycService}` }),
   // This service's own secret for service-to-service credentials (identity "orders"); the KYC
   // service lists it in SERVICE_CALLERS. Sandbox default: the published development secret.
@@ -39,6 +42,9 @@ export interface OrdersConfig {
   collectionIban: string;
   collectionBic: string;
   collectionAccountName: string;
+  // what payers are shown: the account above first, then COLLECTION_ACCOUNTS; each order is given one
+  // (chooseCollectionAccount, by its uuid)
+  collectionAccounts: (CollectionAccount & { bic: string })[];
   kycServiceUrl: string;
   serviceSecret?: string;
   // Kafka client id and consumer group (onramp-<consumerName>): "orders", except in a test that
@@ -75,6 +81,22 @@ export function loadOrdersConfig(source: NodeJS.ProcessEnv): OrdersConfig {
     problems.push('COLLECTION_IBAN must be an IBAN without spaces');
   if (!/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(collectionBic))
     problems.push('COLLECTION_BIC must be a BIC (8 or 11 characters)');
+  const collectionAccounts: (CollectionAccount & { bic: string })[] = [
+    { iban: collectionIban, bic: collectionBic, name: collectionAccountName },
+  ];
+  try {
+    for (const a of parseCollectionAccounts(env.COLLECTION_ACCOUNTS)) {
+      // payment details always carry a BIC (SPEC's `bic`)
+      if (!a.bic) problems.push(`COLLECTION_ACCOUNTS entry ${a.iban} needs a BIC: payers are shown it`);
+      else if (collectionAccounts.some((c) => c.iban === a.iban))
+        problems.push(`COLLECTION_ACCOUNTS lists ${a.iban} twice`);
+      else if (production && a.iban === TEST_COLLECTION_IBAN)
+        problems.push(`COLLECTION_ACCOUNTS lists the public test IBAN ${TEST_COLLECTION_IBAN}`);
+      else collectionAccounts.push({ ...a, bic: a.bic });
+    }
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
   if (production && env.SERVICE_SECRET && isDevelopmentKey(env.SERVICE_SECRET))
     problems.push('SERVICE_SECRET must not be a public development key in production');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
@@ -87,6 +109,7 @@ export function loadOrdersConfig(source: NodeJS.ProcessEnv): OrdersConfig {
     collectionIban,
     collectionBic,
     collectionAccountName,
+    collectionAccounts,
     kycServiceUrl: env.KYC_SERVICE_URL.replace(/\/+$/, ''),
     serviceSecret: serviceSecretFor(env.ONRAMP_MODE, env.SERVICE_SECRET),
     consumerName: 'orders',

@@ -6,7 +6,7 @@ import { badRequest, IdempotentRequests } from '@onramp/http';
 import { AppendEvent, OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { checkOrderAmount, checkRecipientAddress } from '@onramp/orders-domain';
 import { StoredResponse } from '@onramp/persistence';
-import { generateRfReference } from '@onramp/sepa';
+import { chooseCollectionAccount, generateRfReference } from '@onramp/sepa';
 
 import { ORDERS_CONFIG, OrdersConfig } from '../config';
 import { KycEligibility } from '../kyc/kyc-eligibility';
@@ -50,7 +50,11 @@ export class CreateOrderUseCase {
     return response;
   }
 
-  private createIdempotent(cmd: CreateOrderCommand, amount: string, recipientAddress: string): Promise<StoredResponse> {
+  private createIdempotent(
+    cmd: CreateOrderCommand,
+    amount: string,
+    recipientAddress: string,
+  ): Promise<StoredResponse> {
     return this.idempotency.execute(
       cmd.merchantId,
       cmd.idempotencyKey,
@@ -120,16 +124,19 @@ export class CreateOrderUseCase {
 
   private draft(cmd: CreateOrderCommand, amount: string, recipientAddress: string): OrderEntity {
     const now = new Date();
+    const uuid = uuidv7(now.getTime());
+    // the order records the account it shows, so its payment details never change afterwards
+    const account = chooseCollectionAccount(this.config.collectionAccounts, uuid);
     return Object.assign(new OrderEntity(), {
-      uuid: uuidv7(now.getTime()),
+      uuid,
       merchantId: cmd.merchantId,
       kycUserUuid: cmd.input.kycUserUuid.toLowerCase(),
       amount,
       currency: 'EUR',
       recipientAddress,
-      iban: this.config.collectionIban,
-      bic: this.config.collectionBic,
-      beneficiaryName: this.config.collectionAccountName,
+      iban: account.iban,
+      bic: account.bic,
+      beneficiaryName: account.name,
       status: 'CREATED',
       payedAmount: null,
       payerAccountHolderName: null,
