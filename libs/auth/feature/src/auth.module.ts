@@ -6,6 +6,7 @@ import { MetricsController, MetricsModule } from '@onramp/observability';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
+import { AdminOperatorsController } from './admin/admin-operators.controller';
 import { AdminSigningKeysController } from './admin/admin-signing-keys.controller';
 import { AUTH_CONFIG, AUTH_SCHEMA, AuthConfig } from './config';
 import { SERVICE_DATABASE } from './database';
@@ -17,6 +18,8 @@ import { DemoMerchantSeeder } from './merchants/demo-merchant.seeder';
 import { ListMerchantsUseCase } from './merchants/list-merchants.usecase';
 import { RotateMerchantSecretUseCase } from './merchants/rotate-merchant-secret.usecase';
 import { SecretHasher } from './merchants/secret-hasher';
+import { OperatorKeysController } from './operators/operator-keys.controller';
+import { OperatorsService } from './operators/operators.service';
 import { IssueTokenUseCase } from './token/issue-token.usecase';
 import { TokenController } from './token/token.controller';
 
@@ -42,6 +45,8 @@ export class AuthModule {
         TokenRevocationsController,
         AdminMerchantsController,
         AdminSigningKeysController,
+        AdminOperatorsController,
+        OperatorKeysController,
         adminAuditController(AUTH_SCHEMA, 'auth'),
       ],
       providers: [
@@ -53,6 +58,7 @@ export class AuthModule {
         CreateMerchantUseCase,
         ListMerchantsUseCase,
         RotateMerchantSecretUseCase,
+        OperatorsService,
       ],
     };
   }

@@ -10,5 +10,6 @@ export * from './access-token-policy';
 export * from './revocation-cache';
 export * from './service-credential';
 export * from './service-callers.module';
+export * from './gateway-credential.guard';
 export * from './auth-guard-problem-types';
 export * from './admin-audit.controller';

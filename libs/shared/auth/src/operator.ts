@@ -1,8 +1,8 @@
 // An operator of the admin API as the gateway authenticated it. Scopes: `read` for every GET, and one
 // per kind of change: `merchants` (merchants, their secrets, signing keys), `deliveries` (webhook
 // redelivery), `kyc` (KYC decisions), `money` (anything that moves funds: statements, assigning or
-// returning a credit).
-export const OPERATOR_SCOPES = ['read', 'merchants', 'deliveries', 'kyc', 'money'] as const;
+// returning a credit), `operators` (creating and revoking operators).
+export const OPERATOR_SCOPES = ['read', 'merchants', 'deliveries', 'kyc', 'money', 'operators'] as const;
 export type OperatorScope = (typeof OPERATOR_SCOPES)[number];
 
 export interface Operator {
