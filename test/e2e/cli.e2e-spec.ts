@@ -172,6 +172,36 @@ describe('operator CLI (bin/onramp.js in a child process, against the platform)'
     expect(table.stdout.split('\n')[0]).toMatch(/^AT\s+OPERATOR\s+SERVICE\s+ACTION/);
   });
 
+  it('creates a named operator whose key works with its scopes only, lists it, and revokes it within seconds', async () => {
+    const id = `op-${randomUUID().slice(0, 8)}`;
+    const created = parseJson<{ id: string; key: string; scopes: string[] }>(
+      await runOnramp(['operators', 'new', id, 'read+deliveries', '--json']),
+    );
+    expect(created).toMatchObject({ id, scopes: ['read', 'deliveries'] });
+    const asOperator = { ADMIN_API_KEY: created.key };
+    expect((await runOnramp(['merchants', 'list'], asOperator)).code).toBe(0);
+    const refused = await runOnramp(['merchants', 'create', '--name', 'Not Allowed'], asOperator);
+    expect(refused.stderr).toContain(`operator ${id} lacks the "merchants" scope`);
+
+    const listed = await runOnramp(['operators', 'list']);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+SCOPES\s+CREATED/);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+read\\+deliveries\\s`, 'm'));
+    expect(listed.stdout).not.toContain(created.key);
+
+    expect((await runOnramp(['operators', 'revoke', id])).stdout).toContain(`operator ${id} revoked at`);
+    // the gateway refreshes auth's operator list every 5 s
+    await waitFor(async () => (await runOnramp(['merchants', 'list'], asOperator)).code === 1, {
+      timeoutMs: 15_000,
+      intervalMs: 500,
+      description: 'the revoked key refused',
+    });
+    const { items } = parseJson<{ items: AuditRow[] }>(await runOnramp(['audit', 'list', '--json']));
+    expect(items.filter((r) => r.target === id).map((r) => [r.service, r.action, r.operator])).toEqual([
+      ['auth', 'operator.revoke', 'admin'],
+      ['auth', 'operator.create', 'admin'],
+    ]);
+  });
+
   it('exits 1 with the problem detail when the API refuses', async () => {
     const missing = await runOnramp(['orders', 'get', randomUUID()]);
     expect(missing.code).toBe(1);

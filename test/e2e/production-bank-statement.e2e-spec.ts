@@ -32,12 +32,13 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
   let platform: EmbeddedProcess;
   let banner: Banner;
   let token: string;
+  let operatorKey = adminKey; // the bootstrap key until it has created the operator below
 
   const admin = (path: string, init: RequestInit = {}) =>
     call<Record<string, unknown>>(`${banner.adminUrl}${path}`, {
       ...init,
       headers: {
-        authorization: `Bearer ${adminKey}`,
+        authorization: `Bearer ${operatorKey}`,
         'content-type': 'application/json',
         ...(init.headers ?? {}),
       },
@@ -79,6 +80,26 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
       },
     });
     banner = await platform.start();
+    // In production the bootstrap key only creates the first operator, then stops working.
+    const bootstrapScope = await admin('/admin/merchants', { method: 'POST', body: '{"name":"x"}' });
+    expect(bootstrapScope.status).toBe(403);
+    const first = await admin('/admin/operators', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'ops-lead', scopes: ['read', 'merchants', 'kyc', 'money', 'operators'] }),
+    });
+    expect(first.status).toBe(201);
+    operatorKey = String(first.body.key);
+    // within the gateway's 5 s refresh of auth's operator list
+    await until(
+      'the bootstrap key refused',
+      async () =>
+        (
+          await call(`${banner.adminUrl}/admin/operators`, {
+            headers: { authorization: `Bearer ${adminKey}` },
+          })
+        ).status === 401 || undefined,
+      15_000,
+    );
     const merchant = await admin('/admin/merchants', {
       method: 'POST',
       body: JSON.stringify({ name: 'Prod GmbH' }),
@@ -186,13 +207,13 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
     const upload = () =>
       call<Record<string, unknown>>(`${banner.adminUrl}/admin/bank-statements`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/xml' },
+        headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/xml' },
         body: xml,
       });
     // a statement of an account that is not one of ours changes nothing
     const foreign = await call(`${banner.adminUrl}/admin/bank-statements`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/xml' },
+      headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/xml' },
       body: xml.replaceAll(COLLECTION.iban, 'DE89370400440532013000'),
     });
     expect(foreign.status).toBe(422);
@@ -255,7 +276,7 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
       });
       expect(ret.status).toBe(202);
       const pain = await call(`${banner.adminUrl}/admin/returns/${String(ret.body.returnId)}/pain001`, {
-        headers: { authorization: `Bearer ${adminKey}` },
+        headers: { authorization: `Bearer ${operatorKey}` },
       });
       expect(pain.status).toBe(200);
       expect(pain.text).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');

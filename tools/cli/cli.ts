@@ -7,7 +7,7 @@ import { decideKyc } from './commands/kyc.commands';
 import { getOrder, listOrders } from './commands/orders.commands';
 import { assignCredit, listSuspense, paymentPolicy, returnCredit } from './commands/payments.commands';
 import { listAudit } from './commands/audit.commands';
-import { newOperator } from './commands/operators.commands';
+import { listOperators, newOperator, revokeOperator } from './commands/operators.commands';
 import { sandboxCredit } from './commands/sandbox.commands';
 import { parseCommandLine } from './parse-command-line';
 
@@ -26,6 +26,8 @@ const HANDLERS: Record<CommandName, CommandHandler> = {
   'payments policy': paymentPolicy,
   'sandbox credit': sandboxCredit,
   'operators new': newOperator,
+  'operators list': listOperators,
+  'operators revoke': revokeOperator,
   'audit list': listAudit,
 };
 

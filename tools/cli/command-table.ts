@@ -33,6 +33,8 @@ export type CommandName =
   | 'payments policy'
   | 'sandbox credit'
   | 'operators new'
+  | 'operators list'
+  | 'operators revoke'
   | 'audit list';
 
 export interface CommandSpec {
@@ -40,7 +42,7 @@ export interface CommandSpec {
   summary: string;
   args: ArgSpec[]; // all required, in order
   options: Record<string, OptionSpec>;
-  api: 'admin' | 'base' | 'local'; // local: no API call
+  api: 'admin' | 'base';
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -117,7 +119,7 @@ const page: Record<string, OptionSpec> = {
 };
 
 // Mirror of @onramp/auth's OPERATOR_SCOPES (the CLI does not import the apps' libraries).
-export const OPERATOR_SCOPES = ['read', 'merchants', 'deliveries', 'kyc', 'money'] as const;
+export const OPERATOR_SCOPES = ['read', 'merchants', 'deliveries', 'kyc', 'money', 'operators'] as const;
 const operatorId: Check = (v) =>
   /^[a-z0-9][a-z0-9._@-]{0,63}$/.test(v) && v !== 'admin'
     ? undefined
@@ -322,13 +324,28 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'operators new',
-    summary: "make a named operator key: prints the key (once) and the gateway's OPERATOR_KEYS entry",
+    summary: 'create a named operator (scopes joined by +); prints its key, shown only once',
     args: [
       { name: 'id', check: operatorId },
       { name: 'scopes', check: scopeList },
     ],
     options: {},
-    api: 'local',
+    api: 'admin',
+  },
+  {
+    name: 'operators list',
+    summary: 'list the operators created through the admin API, revoked ones included',
+    args: [],
+    options: {},
+    api: 'admin',
+  },
+  {
+    name: 'operators revoke',
+    summary:
+      "revoke an operator: its key stops working within seconds (OPERATOR_KEYS entries: edit the gateway's Secret)",
+    args: [{ name: 'id', check: operatorId }],
+    options: {},
+    api: 'admin',
   },
   {
     name: 'audit list',

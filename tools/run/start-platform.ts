@@ -86,6 +86,7 @@ function printBanner(platform: PlatformHandle, info: { seconds: number; mode: st
             '',
             '  Production mode: no sandbox bank; KYC users wait for an operator decision; money enters',
             '  through bank statements (POST /admin/bank-statements, see docs/payments.md).',
+            '  ADMIN_API_KEY only creates the first operator: npx onramp operators new <id> <scopes>.',
           ]
         : []),
       '',

@@ -31,9 +31,12 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
     return { url: `http://127.0.0.1:${address.port}`, address };
   };
   const seenFor = (marker: string) => seen.filter((s) => s.url.includes(marker));
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  // What auth would list: operators created with POST /admin/operators (rows, not configuration).
+  const liveOperators = [{ id: 'carol', scopes: ['read', 'kyc'], keySha256: sha256('carol-key') }];
 
   beforeAll(async () => {
-    upstreamA = await startUpstream('A', seen);
+    upstreamA = await startUpstream('A', seen, () => liveOperators);
     upstreamB = await startUpstream('B', seen);
     const config = loadGatewayConfig({
       ONRAMP_MODE: 'sandbox',
@@ -269,6 +272,21 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
       verifyServiceRequest(credential, callers, 'GET', hit.url, Date.now(), 'admin;money'),
     ).toBeUndefined();
     expect(parseOperator(String(hit.headers['x-operator']))).toEqual({ id: 'reader', scopes: ['read'] });
+  });
+
+  it("authenticates an operator from auth's list, with its scopes, and routes /admin/operators to auth", async () => {
+    const carol = { authorization: 'Bearer carol-key' };
+    const before = seen.length;
+    const refused = await fetch(`${admin}/admin/operators`, { method: 'POST', headers: carol });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ detail: 'operator carol lacks the "operators" scope' });
+    expect(seen.length).toBe(before);
+    const res = await fetch(`${admin}/admin/kyc-users/u/decision`, { method: 'POST', headers: carol });
+    expect(res.status).toBe(200);
+    expect(seen.at(-1)!.headers['x-operator']).toBe('carol;read,kyc');
+    const listed = await fetch(`${admin}/admin/operators`, { headers: { 'x-admin-key': 'k' } });
+    expect(listed.headers.get('x-upstream')).toBe('A'); // auth
+    expect(seen.at(-1)!.url).toBe('/admin/operators');
   });
 
   it('answers GET /health itself on every listener', async () => {

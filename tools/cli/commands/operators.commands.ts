@@ -1,17 +1,51 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { callApi } from '../http/api-client';
+import { renderTable } from '../output/table';
+import { adminApi, CommandHandler, emit } from './command-context';
 
-import { CommandHandler, emit } from './command-context';
+interface OperatorRecord {
+  id: string;
+  scopes: string[];
+  createdAt: string;
+  createdBy: string;
+  revokedAt: string | null;
+  revokedBy: string | null;
+}
 
-// A fresh operator key and its OPERATOR_KEYS entry. Nothing is sent anywhere: the entry goes into
-// the gateway's Secret (only the hash), the key to the operator.
+// The only command that prints an operator key: the one it created (auth keeps only its hash).
 export const newOperator: CommandHandler = async (ctx) => {
-  const key = randomBytes(32).toString('base64url');
-  const entry = `${ctx.args.id}:${ctx.args.scopes}:${createHash('sha256').update(key).digest('hex')}`;
-  emit(
-    ctx,
-    { id: ctx.args.id, scopes: ctx.args.scopes.split('+'), key, entry },
-    () =>
-      `operator key (give it to ${ctx.args.id}; shown only once): ${key}\nOPERATOR_KEYS entry: ${entry}\n`,
+  const res = await callApi<OperatorRecord & { key: string }>(adminApi(ctx.settings), '/admin/operators', {
+    method: 'POST',
+    body: { id: ctx.args.id, scopes: ctx.args.scopes.split('+') },
+  });
+  emit(ctx, res.body, () => `operator ${res.body.id} (${res.body.scopes.join('+')})\nkey: ${res.body.key}\n`);
+  if (!ctx.settings.json) ctx.out.stderr(`Give the key to ${res.body.id} now: it is shown only once.\n`);
+};
+
+export const listOperators: CommandHandler = async (ctx) => {
+  const res = await callApi<OperatorRecord[]>(adminApi(ctx.settings), '/admin/operators');
+  const items = res.body;
+  emit(ctx, { items }, () =>
+    items.length === 0
+      ? 'no operators (only the bootstrap key and OPERATOR_KEYS entries, if any)\n'
+      : renderTable(
+          ['ID', 'SCOPES', 'CREATED', 'BY', 'REVOKED', 'BY'],
+          items.map((o) => [
+            o.id,
+            o.scopes.join('+'),
+            o.createdAt,
+            o.createdBy,
+            o.revokedAt ?? '',
+            o.revokedBy ?? '',
+          ]),
+        ),
   );
-  return Promise.resolve();
+};
+
+export const revokeOperator: CommandHandler = async (ctx) => {
+  const res = await callApi<OperatorRecord>(
+    adminApi(ctx.settings),
+    `/admin/operators/${encodeURIComponent(ctx.args.id)}/revoke`,
+    { method: 'POST' },
+  );
+  emit(ctx, res.body, () => `operator ${res.body.id} revoked at ${res.body.revokedAt ?? ''}\n`);
 };

@@ -3,6 +3,9 @@ import { createServer, IncomingHttpHeaders, request as httpRequest, Server } fro
 import { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
+import { verifyServiceRequest } from '@onramp/auth';
+import { DEVELOPMENT_KEYS } from '@onramp/crypto';
+
 // Stand-ins for our own services, used only in the gateway's tests: the gateway is pure HTTP, so what matters is
 // what reaches the upstream (path, query, headers, body bytes) and what the client gets back.
 export interface Seen {
@@ -14,12 +17,33 @@ export interface Seen {
   bodyLength: number;
 }
 
-export function startUpstream(name: string, seen: Seen[]): Promise<Server> {
+// As auth answers the gateway's admin listener: the live operators' key hashes (none unless given),
+// to the gateway's development credential only. Not recorded in `seen`: the gateway fetches it itself.
+export type OperatorKeys = () => { id: string; scopes: string[]; keySha256: string }[];
+
+export function startUpstream(
+  name: string,
+  seen: Seen[],
+  operatorKeys: OperatorKeys = () => [],
+): Promise<Server> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      if (req.url === '/internal/operator-keys') {
+        const credential = req.headers['x-service-credential'];
+        const ok = verifyServiceRequest(
+          typeof credential === 'string' ? credential : undefined,
+          { gateway: DEVELOPMENT_KEYS.serviceSecret },
+          req.method ?? '',
+          req.url,
+        );
+        res.statusCode = ok ? 200 : 401;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(ok ? { operators: operatorKeys() } : {}));
+        return;
+      }
       seen.push({
         upstream: name,
         method: req.method ?? '',

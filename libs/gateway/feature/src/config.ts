@@ -4,6 +4,7 @@ import { isDevelopmentKey } from '@onramp/crypto';
 import { DEFAULT_BODY_LIMIT } from '@onramp/http';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
+import { fetchOperatorKeys, LiveOperators } from './admin/live-operators';
 import { OperatorDirectory, parseOperatorKeys } from './admin/operator-directory';
 
 import type { RateLimits } from './edge/rate-limit';
@@ -47,8 +48,8 @@ export const gatewayEnvSpec = {
   // Sandbox dashboard: a transaction's explorer URL with {hash} in it (empty: the hash as text).
   DASHBOARD_EXPLORER_TX_URL: str({ default: '' }),
   KYC_HOSTNAME: str({ optional: true }),
-  // The admin listener authenticates operators (named OPERATOR_KEYS, or the bootstrap ADMIN_API_KEY)
-  // and forwards to the services with its own service credential (SERVICE_SECRET, identity gateway).
+  // The admin listener authenticates operators (auth's operators, OPERATOR_KEYS kept for deployments
+  // that configured them, or the bootstrap ADMIN_API_KEY) and forwards to the services with its own service credential (SERVICE_SECRET, identity gateway).
   ADMIN_API_KEY: str({ optional: true }),
   OPERATOR_KEYS: str({ default: '' }),
   SERVICE_SECRET: str({ optional: true }),
@@ -128,6 +129,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv): GatewayConfig {
     problems.push('SERVICE_SECRET must not be a public development key in production');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
+  const serviceSecret = serviceSecretFor(env.ONRAMP_MODE, env.SERVICE_SECRET);
   return {
     mode: env.ONRAMP_MODE,
     runtime: loadGatewayRuntime(source),
@@ -151,12 +153,12 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv): GatewayConfig {
     },
     dashboard: { explorerTxUrl: env.DASHBOARD_EXPLORER_TX_URL },
     admin: {
-      // In production the bootstrap key only serves until named operators exist.
-      operators: new OperatorDirectory(
-        operators,
-        production && operators.length > 0 ? undefined : env.ADMIN_API_KEY || undefined,
-      ),
-      serviceSecret: serviceSecretFor(env.ONRAMP_MODE, env.SERVICE_SECRET),
+      // In production the bootstrap key only creates the first operator (operator-directory.ts).
+      operators: new OperatorDirectory(operators, env.ADMIN_API_KEY || undefined, {
+        production,
+        live: serviceSecret ? new LiveOperators(fetchOperatorKeys(upstreams.auth, serviceSecret)) : undefined,
+      }),
+      serviceSecret,
     },
     hostRouting: env.GATEWAY_HOST_ROUTING
       ? { baseHostname: env.BASE_HOSTNAME, kycHostname: env.KYC_HOSTNAME }

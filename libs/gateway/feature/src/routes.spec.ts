@@ -25,6 +25,7 @@ describe('routesFor', () => {
     ]);
     expect(routesFor('admin', { mode: 'production', upstreams })).toEqual([
       expect.objectContaining({ path: '/admin', upstreamUrl: 'http://auth' }),
+      expect.objectContaining({ path: '/admin/operators', upstreamUrl: 'http://auth' }),
       expect.objectContaining({ path: '/admin/orders', upstreamUrl: 'http://orders' }),
       expect.objectContaining({ path: '/admin/webhook-deliveries', upstreamUrl: 'http://webhooks' }),
       expect.objectContaining({ path: '/admin/kyc-users', upstreamUrl: 'http://kyc' }),

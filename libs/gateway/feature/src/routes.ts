@@ -44,6 +44,7 @@ export const ROUTE_TABLE: Record<ListenerName, RouteRule[]> = {
     // Merchants, their secrets and auth's signing keys.
     { path: '/admin', match: 'subtree', upstream: 'auth', writeScope: 'merchants' },
     // More specific prefixes win over /admin (the router prefers the longer static match).
+    { path: '/admin/operators', match: 'subtree', upstream: 'auth', writeScope: 'operators' },
     { path: '/admin/orders', match: 'subtree', upstream: 'orders', writeScope: 'read' },
     {
       path: '/admin/webhook-deliveries',
