@@ -53,6 +53,9 @@ export default async function globalSetup(): Promise<void> {
     E2E_ADMIN_API_KEY: platform.secrets.ADMIN_API_KEY,
     E2E_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS),
     E2E_LOG_DIR: join(dir, 'logs'),
+    // what the PII-at-rest spec dumps: every schema, and the topics in distributed mode
+    E2E_DATABASE_URL: platform.env.DATABASE_URL,
+    E2E_KAFKA_BROKERS: platform.env.KAFKA_BROKERS ?? '',
     E2E_MODE: mode,
   });
 }

@@ -13,4 +13,7 @@ export const e2e = {
   usdcOwnerKey: () => need('E2E_USDC_OWNER_KEY'),
   adminKey: () => need('E2E_ADMIN_API_KEY'),
   tokenTtlSeconds: () => Number(need('E2E_TOKEN_TTL_SECONDS')),
+  databaseUrl: () => need('E2E_DATABASE_URL'),
+  kafkaBrokers: () => need('E2E_KAFKA_BROKERS'), // distributed mode only
+  mode: () => need('E2E_MODE') as 'distributed' | 'embedded',
 };
