@@ -1,16 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { blindIndexes, FieldCipher, isSealed, kycHolderNameContext, sealPayerName } from '@onramp/crypto';
+import {
+  FieldCipher,
+  ibanIndexes,
+  isSealed,
+  kycHolderNameContext,
+  paymentsFieldContext,
+  PaymentsSealedField,
+  sealPayerName,
+} from '@onramp/crypto';
 
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
 
-// Where a sealed value belongs: its row and its column, so a value copied elsewhere does not open.
-export type SealedField = 'payer-name' | 'payer-iban' | 'creditor-name' | 'creditor-iban' | 'pain001';
-const context = (table: 'bank-transaction' | 'return', id: string, field: SealedField): string =>
-  `payments:${table}:${id.toLowerCase()}:${field}`;
-
-// IBANs are compared as the bank writes them, without spaces and in upper case.
-export const normalizeIban = (iban: string): string => iban.replace(/\s+/g, '').toUpperCase();
+export type SealedField = PaymentsSealedField;
+const context = paymentsFieldContext;
 
 // The payer-data ring (shared with kyc and webhook-dispatch, docs/security.md): the payer's name and
 // IBAN are sealed in payments' rows, bound to the row, with a blind index of the IBAN for the
@@ -62,11 +65,11 @@ export class PaymentsPayerData {
 
   // The index stored with a new row (newest key) and the ones a lookup asks for (every key).
   ibanIndex(iban: string | null): string | null {
-    return iban === null ? null : blindIndexes([this.ring[0]], 'iban', normalizeIban(iban))[0];
+    return iban === null ? null : ibanIndexes([this.ring[0]], iban)[0];
   }
 
   ibanIndexes(iban: string): string[] {
-    return blindIndexes(this.ring, 'iban', normalizeIban(iban));
+    return ibanIndexes(this.ring, iban);
   }
 
   nameForOrder(orderUuid: string, name: string): string {

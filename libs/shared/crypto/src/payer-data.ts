@@ -14,6 +14,17 @@ export const payerNameContext = (orderUuid: string): string => `payer-name:${ord
 // payer-name policy, bound to the user.
 export const kycHolderNameContext = (userUuid: string): string => `kyc-holder-name:${userUuid.toLowerCase()}`;
 
+// payments' own rows: each sealed column bound to its row and column.
+export type PaymentsSealedField = 'payer-name' | 'payer-iban' | 'creditor-name' | 'creditor-iban' | 'pain001';
+export const paymentsFieldContext = (
+  table: 'bank-transaction' | 'return',
+  id: string,
+  field: PaymentsSealedField,
+): string => `payments:${table}:${id.toLowerCase()}:${field}`;
+
+// A webhook delivery's body at rest, bound to the delivery.
+export const webhookBodyContext = (deliveryId: string): string => `webhook-body:${deliveryId.toLowerCase()}`;
+
 // True for a value FieldCipher sealed ("v1.<key id>.<iv>.<tag>.<ciphertext>").
 export function isSealed(value: string): boolean {
   return FieldCipher.keyIdOf(value) !== undefined && value.split('.').length === 5;
@@ -59,3 +70,7 @@ export function blindIndexes(ring: readonly string[], purpose: string, value: st
     return createHmac('sha256', key).update(value).digest('base64url');
   });
 }
+
+// The blind index of an IBAN (as the bank writes it: no spaces, upper case) under each ring key.
+export const ibanIndexes = (ring: readonly string[], iban: string): string[] =>
+  blindIndexes(ring, 'iban', iban.replace(/\s+/g, '').toUpperCase());

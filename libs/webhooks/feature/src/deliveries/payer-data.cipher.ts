@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { FieldCipher, isSealed, openPayerName } from '@onramp/crypto';
+import { FieldCipher, isSealed, openPayerName, webhookBodyContext } from '@onramp/crypto';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 
-const bodyContext = (deliveryId: string): string => `webhook-body:${deliveryId}`;
+const bodyContext = webhookBodyContext;
 
 // The payer-data ring (shared with payment-ingest, docs/security.md): opens the payer's name that
 // order.completed carries sealed, and seals each delivery body at rest, bound to its delivery id, so
