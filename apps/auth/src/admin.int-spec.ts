@@ -152,6 +152,23 @@ describe('auth admin API and boot (real Postgres)', () => {
     }
   });
 
+  it('gives the demo merchant the configured secret at boot: the one it had stops working', async () => {
+    const before = basic(h.demo.id, h.demo.secret);
+    const second = await h.boot({ DEMO_MERCHANT_SECRET: 'another-demo-secret' });
+    try {
+      expect((await h.token(before)).statusCode).toBe(401);
+      const res = await h.token(basic(h.demo.id, 'another-demo-secret'));
+      expect(res.statusCode).toBe(200);
+      const claims = JSON.parse(
+        Buffer.from(res.json<{ access_token: string }>().access_token.split('.')[1], 'base64url').toString(),
+      ) as { ver: number };
+      expect(claims.ver).toBeGreaterThan(0); // a new token version: tokens of the old secret are refused
+    } finally {
+      await (await h.boot()).close(); // the harness's own secret back, for the tests after this one
+      await second.close();
+    }
+  });
+
   it('creates exactly one active signing key when two instances boot at once without one', async () => {
     const fresh = await createDatabase(h.databaseUrl);
     const instances: NestFastifyApplication[] = [];

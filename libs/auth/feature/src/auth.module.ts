@@ -12,10 +12,12 @@ import { AUTH_CONFIG, AUTH_SCHEMA, AuthConfig } from './config';
 import { SERVICE_DATABASE } from './database';
 import { JwksController } from './keys/jwks.controller';
 import { TokenRevocationsController } from './keys/token-revocations.controller';
+import { SigningKeysRepository } from './keys/signing-keys.repository';
 import { SigningKeysService } from './keys/signing-keys.service';
 import { CreateMerchantUseCase } from './merchants/create-merchant.usecase';
 import { DemoMerchantSeeder } from './merchants/demo-merchant.seeder';
 import { ListMerchantsUseCase } from './merchants/list-merchants.usecase';
+import { MerchantsRepository } from './merchants/merchants.repository';
 import { RotateMerchantSecretUseCase } from './merchants/rotate-merchant-secret.usecase';
 import { SecretHasher } from './merchants/secret-hasher';
 import { OperatorKeysController } from './operators/operator-keys.controller';
@@ -51,6 +53,8 @@ export class AuthModule {
       ],
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
+        MerchantsRepository,
+        SigningKeysRepository,
         SecretHasher,
         SigningKeysService,
         DemoMerchantSeeder,

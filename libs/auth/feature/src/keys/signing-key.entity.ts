@@ -1,8 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+import { AUTH_SCHEMA } from '../config';
+
 import { PublicJwk } from './key-material';
 
-@Entity({ schema: 'auth', name: 'signing_keys' })
+@Entity({ schema: AUTH_SCHEMA, name: 'signing_keys' })
 export class SigningKeyEntity {
   @PrimaryColumn('text')
   kid!: string;

@@ -9,6 +9,7 @@ import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { AUTH_CONFIG, AUTH_SCHEMA, AuthConfig } from '../config';
 import { generateSigningKey, PublicJwk } from './key-material';
 import { SigningKeyEntity } from './signing-key.entity';
+import { SigningKeysRepository } from './signing-keys.repository';
 
 export interface ActiveSigner {
   kid: string;
@@ -22,10 +23,6 @@ export interface SigningKeySummary {
   retiredAt: string | null;
 }
 
-// One lock id for "who may create or rotate the active key": two instances booting at once
-// serialise here, and the partial unique index on `active` backs it up.
-const SIGNING_KEYS_LOCK = `SELECT pg_advisory_xact_lock(hashtext('auth.signing_keys'))`;
-
 @Injectable()
 export class SigningKeysService implements OnModuleInit {
   private readonly log = new Logger(SigningKeysService.name);
@@ -34,6 +31,7 @@ export class SigningKeysService implements OnModuleInit {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly keys: SigningKeysRepository,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {
     this.cipher = new FieldCipher(config.keyEncryptionKey);
@@ -47,28 +45,26 @@ export class SigningKeysService implements OnModuleInit {
 
   async ensureActiveKey(): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(SIGNING_KEYS_LOCK);
-      const active = await manager.getRepository(SigningKeyEntity).countBy({ active: true });
-      if (active === 0) await this.insertNewKey(manager);
+      await this.keys.lockKeyChanges(manager);
+      if (!(await this.keys.findActive(manager))) await this.insertNewKey(manager);
     });
   }
 
   // Read on every issue (one indexed row), so a rotation done by another instance takes effect at once.
   async activeSigner(): Promise<ActiveSigner> {
-    let row = await this.dataSource.getRepository(SigningKeyEntity).findOneBy({ active: true });
+    let row = await this.keys.findActive(this.dataSource.manager);
     if (!row) {
       await this.ensureActiveKey();
-      row = await this.dataSource.getRepository(SigningKeyEntity).findOneByOrFail({ active: true });
+      row = await this.keys.findActive(this.dataSource.manager);
+      if (!row) throw new Error('no active signing key after creating one');
     }
     return { kid: row.kid, privateKey: this.privateKeyOf(row) };
   }
 
   async rotate(actor: AdminActor): Promise<SigningKeySummary> {
     const created = await this.dataSource.transaction(async (manager) => {
-      await manager.query(SIGNING_KEYS_LOCK);
-      await manager.query(
-        `UPDATE "auth"."signing_keys" SET "active" = false, "retired_at" = now() WHERE "active"`,
-      );
+      await this.keys.lockKeyChanges(manager);
+      await this.keys.retireActive(manager);
       const key = await this.insertNewKey(manager);
       await recordAdminAction(manager, AUTH_SCHEMA, actor, {
         action: 'signing-key.rotate',
@@ -82,35 +78,26 @@ export class SigningKeysService implements OnModuleInit {
 
   // Active key plus keys retired recently enough that tokens they signed may still be unexpired.
   async publishedKeys(): Promise<PublicJwk[]> {
-    const rows = await this.dataSource
-      .getRepository(SigningKeyEntity)
-      .createQueryBuilder('k')
-      .where('k.active')
-      .orWhere(`k.retiredAt > now() - make_interval(secs => :secs)`, {
-        secs: this.config.retiredKeyRetentionSeconds,
-      })
-      .orderBy('k.createdAt', 'DESC')
-      .getMany();
+    const rows = await this.keys.published(this.dataSource.manager, this.config.retiredKeyRetentionSeconds);
     return rows.map((r) => r.publicJwk);
   }
 
   async list(): Promise<SigningKeySummary[]> {
-    const rows = await this.dataSource.getRepository(SigningKeyEntity).find({ order: { createdAt: 'DESC' } });
+    const rows = await this.keys.listAll(this.dataSource.manager);
     return rows.map(summary);
   }
 
   private async insertNewKey(manager: EntityManager): Promise<SigningKeyEntity> {
     const key = generateSigningKey();
-    const repo = manager.getRepository(SigningKeyEntity);
-    const row = repo.create({
+    const row: SigningKeyEntity = {
       kid: key.kid,
       privateKeyEnc: this.cipher.encrypt(key.privateKeyPem, key.kid),
       publicJwk: key.publicJwk,
       createdAt: new Date(),
       active: true,
       retiredAt: null,
-    });
-    await repo.insert(row);
+    };
+    await this.keys.insert(manager, row);
     this.log.log(`created signing key ${key.kid}`);
     return row;
   }

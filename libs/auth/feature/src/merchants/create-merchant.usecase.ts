@@ -9,6 +9,7 @@ import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { AUTH_SCHEMA } from '../config';
 
 import { MerchantEntity } from './merchant.entity';
+import { MerchantsRepository } from './merchants.repository';
 import { SecretHasher } from './secret-hasher';
 
 export interface CreatedMerchant {
@@ -22,6 +23,7 @@ export interface CreatedMerchant {
 export class CreateMerchantUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly merchants: MerchantsRepository,
     private readonly hasher: SecretHasher,
   ) {}
 
@@ -37,7 +39,7 @@ export class CreateMerchantUseCase {
       updatedAt: now,
     };
     await this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(MerchantEntity).insert(merchant);
+      await this.merchants.insert(manager, merchant);
       await recordAdminAction(manager, AUTH_SCHEMA, actor, {
         action: 'merchant.create',
         target: merchant.id,

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { AUTH_CONFIG, AuthConfig } from '../config';
-import { MerchantEntity } from './merchant.entity';
+import { MerchantsRepository } from './merchants.repository';
 import { SecretHasher } from './secret-hasher';
 
 export const DEMO_MERCHANT_NAME = 'Demo merchant';
@@ -14,6 +14,7 @@ export class DemoMerchantSeeder implements OnModuleInit {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly merchants: MerchantsRepository,
     private readonly hasher: SecretHasher,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
@@ -22,13 +23,13 @@ export class DemoMerchantSeeder implements OnModuleInit {
     const demo = this.config.demoMerchant;
     if (!demo) return;
     if (this.config.mode === 'production') this.log.warn('DEMO_MERCHANT_ID is set in production mode');
-    const existing = await this.dataSource.getRepository(MerchantEntity).findOneBy({ id: demo.id });
+    const existing = await this.merchants.find(this.dataSource.manager, demo.id);
     if (existing && (await this.hasher.verify(existing.secretHash, demo.secret))) return;
-    await this.dataSource.query(
-      `INSERT INTO "auth"."merchants" ("id", "name", "secret_hash") VALUES ($1, $2, $3)
-       ON CONFLICT ("id") DO UPDATE SET "secret_hash" = EXCLUDED."secret_hash", "updated_at" = now(),
-         "token_version" = "merchants"."token_version" + 1`,
-      [demo.id, DEMO_MERCHANT_NAME, await this.hasher.hash(demo.secret)],
+    await this.merchants.upsertWithSecret(
+      this.dataSource.manager,
+      demo.id,
+      DEMO_MERCHANT_NAME,
+      await this.hasher.hash(demo.secret),
     );
     this.log.log(`demo merchant ${demo.id} ready`);
   }

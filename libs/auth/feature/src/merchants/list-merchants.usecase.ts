@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { MerchantEntity } from './merchant.entity';
+import { MerchantsRepository } from './merchants.repository';
 
 export interface MerchantSummary {
   merchantId: string;
@@ -11,19 +11,18 @@ export interface MerchantSummary {
 
 @Injectable()
 export class ListMerchantsUseCase {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly merchants: MerchantsRepository,
+  ) {}
 
   async execute(page: {
     limit: number;
     offset: number;
   }): Promise<{ items: MerchantSummary[]; total: number }> {
-    const [rows, total] = await this.dataSource.getRepository(MerchantEntity).findAndCount({
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: page.limit,
-      skip: page.offset,
-    });
+    const { merchants, total } = await this.merchants.listPage(this.dataSource.manager, page.limit, page.offset);
     return {
-      items: rows.map((m) => ({ merchantId: m.id, name: m.name, createdAt: m.createdAt.toISOString() })),
+      items: merchants.map((m) => ({ merchantId: m.id, name: m.name, createdAt: m.createdAt.toISOString() })),
       total,
     };
   }

@@ -1,6 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-@Entity({ schema: 'auth', name: 'merchants' })
+import { AUTH_SCHEMA } from '../config';
+
+@Entity({ schema: AUTH_SCHEMA, name: 'merchants' })
 export class MerchantEntity {
   @PrimaryColumn('uuid')
   id!: string;

@@ -7,7 +7,7 @@ import { AdminActor, recordAdminAction } from '@onramp/persistence';
 
 import { AUTH_SCHEMA } from '../config';
 
-import { MerchantEntity } from './merchant.entity';
+import { MerchantsRepository } from './merchants.repository';
 import { SecretHasher } from './secret-hasher';
 
 // The old secret stops working at once, and so do the tokens issued with it: the token version is
@@ -16,6 +16,7 @@ import { SecretHasher } from './secret-hasher';
 export class RotateMerchantSecretUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly merchants: MerchantsRepository,
     private readonly hasher: SecretHasher,
   ) {}
 
@@ -26,13 +27,9 @@ export class RotateMerchantSecretUseCase {
     const secret = randomToken();
     const secretHash = await this.hasher.hash(secret);
     await this.dataSource.transaction(async (manager) => {
-      const merchants = manager.getRepository(MerchantEntity);
-      const result = await merchants.update(
-        { id: merchantId },
-        { secretHash, updatedAt: new Date(), tokenVersion: () => '"token_version" + 1' },
-      );
-      if (!result.affected) throw notFound('merchant not found');
-      const { tokenVersion } = await merchants.findOneByOrFail({ id: merchantId });
+      const rotated = await this.merchants.rotateSecret(manager, merchantId, secretHash, new Date());
+      if (!rotated) throw notFound('merchant not found');
+      const { tokenVersion } = rotated;
       await recordAdminAction(manager, AUTH_SCHEMA, actor, {
         action: 'merchant.rotate-secret',
         target: merchantId,

@@ -7,7 +7,7 @@ import { badRequest, ProblemException } from '@onramp/http';
 
 import { AUTH_CONFIG, AuthConfig, isUuid } from '../config';
 import { SigningKeysService } from '../keys/signing-keys.service';
-import { MerchantEntity } from '../merchants/merchant.entity';
+import { MerchantsRepository } from '../merchants/merchants.repository';
 import { SecretHasher } from '../merchants/secret-hasher';
 import { AuthProblemTypes } from '../problem-types';
 import { buildAccessTokenClaims } from './access-token-claims';
@@ -42,6 +42,7 @@ function grantTypeOf(body: unknown): unknown {
 export class IssueTokenUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly merchants: MerchantsRepository,
     private readonly hasher: SecretHasher,
     private readonly keys: SigningKeysService,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
@@ -58,10 +59,8 @@ export class IssueTokenUseCase {
     const credentials = parseBasicCredentials(input.authorization);
     if (!credentials) throw invalidClient();
     const merchant = isUuid(credentials.clientId)
-      ? await this.dataSource
-          .getRepository(MerchantEntity)
-          .findOneBy({ id: credentials.clientId.toLowerCase() })
-      : null;
+      ? await this.merchants.find(this.dataSource.manager, credentials.clientId.toLowerCase())
+      : undefined;
     // Always one argon2 verification, against a dummy hash for unknown ids: no timing oracle.
     const valid = await this.hasher.verify(merchant?.secretHash, credentials.clientSecret);
     if (!merchant || !valid) throw invalidClient();
