@@ -62,7 +62,7 @@ describe('the production image layout', () => {
     for (const doc of ['base.openapi.json', 'kyc.openapi.json']) {
       expect(existsSync(join(DIST, 'docs', 'openapi', doc))).toBe(true);
     }
-    const dashboard = join(DIST, 'apps', 'gateway', 'src', 'dashboard', 'public');
+    const dashboard = join(DIST, 'libs', 'gateway', 'feature', 'src', 'dashboard', 'public');
     for (const file of ['dashboard.css', join('app', 'main.js')]) {
       expect(existsSync(join(dashboard, file))).toBe(true);
     }
