@@ -66,4 +66,14 @@ describe('loadWebhookConfig', () => {
       loadWebhookConfig({ ...base, WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_RETRY_MAX_MS: '1000' }),
     ).toThrow(/WEBHOOK_RETRY_MAX_MS/);
   });
+
+  it('reads the operator allow-list of addresses, IP addresses only', () => {
+    expect(loadWebhookConfig(base).allowedAddresses).toEqual([]);
+    expect(
+      loadWebhookConfig({ ...base, WEBHOOK_ALLOWED_ADDRESSES: ' 127.0.0.1, fd00::7 ' }).allowedAddresses,
+    ).toEqual(['127.0.0.1', 'fd00::7']);
+    expect(() =>
+      loadWebhookConfig({ ...base, WEBHOOK_ALLOWED_ADDRESSES: '10.0.0.0/8,hooks.internal' }),
+    ).toThrow('WEBHOOK_ALLOWED_ADDRESSES must list IP addresses, not 10.0.0.0/8, hooks.internal');
+  });
 });

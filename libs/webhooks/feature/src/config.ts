@@ -1,6 +1,6 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, payerDataKeyRing } from '@onramp/crypto';
-import { HOUR_MS, RetryPolicy } from '@onramp/webhooks-domain';
+import { HOUR_MS, parseIp, RetryPolicy } from '@onramp/webhooks-domain';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
@@ -28,6 +28,9 @@ export const webhookEnvSpec = {
   WEBHOOK_RETRY_WINDOW_HOURS: int({ default: 72, min: 0 }),
   WEBHOOK_MAX_IN_FLIGHT: int({ default: 64, min: 1 }),
   WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: int({ default: 4, min: 1 }),
+  // Comma-separated IP addresses production webhooks may reach although the address policy forbids
+  // them (an in-cluster receiver, a test receiver on loopback); https is still required. Unset: none.
+  WEBHOOK_ALLOWED_ADDRESSES: str({ default: '' }),
 };
 
 export type WebhookEnv = EnvOf<typeof webhookEnvSpec>;
@@ -35,6 +38,7 @@ export type WebhookEnv = EnvOf<typeof webhookEnvSpec>;
 export interface WebhookDispatchConfig {
   env: WebhookEnv;
   sandbox: boolean;
+  allowedAddresses: string[]; // WEBHOOK_ALLOWED_ADDRESSES
   secretEncryptionKey: string;
   payerDataKeys: string[]; // newest first
   retryPolicy: RetryPolicy;
@@ -70,12 +74,22 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
       'invalid configuration: WEBHOOK_RETRY_WINDOW_HOURS must be >= 72 in production mode',
     );
   }
+  const allowedAddresses = env.WEBHOOK_ALLOWED_ADDRESSES.split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  const notIp = allowedAddresses.filter((a) => parseIp(a) === null);
+  if (notIp.length > 0) {
+    throw new ConfigError(
+      `invalid configuration: WEBHOOK_ALLOWED_ADDRESSES must list IP addresses, not ${notIp.join(', ')}`,
+    );
+  }
   if (env.WEBHOOK_RETRY_MAX_MS < env.WEBHOOK_RETRY_BASE_MS) {
     throw new ConfigError('invalid configuration: WEBHOOK_RETRY_MAX_MS must be >= WEBHOOK_RETRY_BASE_MS');
   }
   return {
     env,
     sandbox,
+    allowedAddresses,
     secretEncryptionKey: key === '' ? DEV_SECRET_ENCRYPTION_KEY : key,
     payerDataKeys,
     retryPolicy: {

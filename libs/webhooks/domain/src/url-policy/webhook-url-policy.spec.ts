@@ -107,3 +107,29 @@ describe('connectAddressViolation', () => {
     );
   });
 });
+
+describe("the operator's WEBHOOK_ALLOWED_ADDRESSES in production", () => {
+  const opts = { sandbox: false, allowedAddresses: ['127.0.0.1', '10.0.0.7'] };
+
+  it('lets exactly the listed addresses through, https only, at registration and at connect time', () => {
+    expect(checkWebhookUrl('https://127.0.0.1:8443/hooks', opts)).toEqual({
+      ok: true,
+      url: 'https://127.0.0.1:8443/hooks',
+    });
+    expect(checkWebhookUrl('http://127.0.0.1:8443/hooks', opts)).toEqual({
+      ok: false,
+      reason: 'url must use https',
+    });
+    expect(checkWebhookUrl('https://127.0.0.2/hooks', opts).ok).toBe(false);
+    expect(checkWebhookUrl('https://localhost/hooks', opts).ok).toBe(false);
+    expect(checkWebhookUrl('https://[::ffff:127.0.0.1]/hooks', opts).ok).toBe(false);
+    expect(connectAddressViolation('10.0.0.7', { ...opts, protocol: 'https:' })).toBeNull();
+    expect(connectAddressViolation('10.0.0.8', { ...opts, protocol: 'https:' })).toBe('private address');
+    expect(connectAddressViolation('169.254.169.254', { ...opts, protocol: 'https:' })).not.toBeNull();
+  });
+
+  it('changes nothing when unset', () => {
+    expect(checkWebhookUrl('https://127.0.0.1/hooks', { sandbox: false }).ok).toBe(false);
+    expect(connectAddressViolation('127.0.0.1', { sandbox: false, protocol: 'https:' })).not.toBeNull();
+  });
+});

@@ -5,6 +5,22 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export interface UrlPolicyOptions {
   sandbox: boolean;
+  // WEBHOOK_ALLOWED_ADDRESSES: exact IP addresses the operator lets production webhooks reach although
+  // the address policy forbids them (an in-cluster receiver, a staging or test receiver on loopback).
+  // Operator configuration only: nothing a merchant sends can add to it, and https stays required.
+  allowedAddresses?: readonly string[];
+}
+
+// The canonical text of an address ("::FFFF:7f00:1" and "::ffff:127.0.0.1" are one address), or null.
+function canonicalIp(ip: string): string | null {
+  const parsed = parseIp(ip);
+  return parsed === null ? null : JSON.stringify(parsed);
+}
+
+export function isOperatorAllowedAddress(ip: string, allowed: readonly string[] | undefined): boolean {
+  if (!allowed || allowed.length === 0) return false;
+  const canonical = canonicalIp(ip);
+  return canonical !== null && allowed.some((a) => canonicalIp(a) === canonical);
 }
 
 export type WebhookUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
@@ -53,7 +69,8 @@ export function checkWebhookUrl(raw: string, opts: UrlPolicyOptions): WebhookUrl
   }
   if (isIp) {
     const reason = forbiddenAddressReason(host);
-    if (reason) return fail(`url must not point to a ${reason}`);
+    if (reason && !isOperatorAllowedAddress(host, opts.allowedAddresses))
+      return fail(`url must not point to a ${reason}`);
   } else {
     if (isLocalhostName(host)) return fail('url must not point to localhost');
     // A single-label name resolves through search domains, i.e. to something internal.
@@ -68,7 +85,8 @@ export function connectAddressViolation(
   ip: string,
   opts: UrlPolicyOptions & { protocol: 'http:' | 'https:' },
 ): string | null {
-  if (!opts.sandbox) return forbiddenAddressReason(ip);
+  if (!opts.sandbox)
+    return isOperatorAllowedAddress(ip, opts.allowedAddresses) ? null : forbiddenAddressReason(ip);
   if (parseIp(ip) === null) return 'not an IP address';
   if (opts.protocol === 'http:' && !isLoopbackAddress(ip))
     return 'plain http may reach only loopback in sandbox';

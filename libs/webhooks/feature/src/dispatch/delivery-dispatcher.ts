@@ -126,7 +126,8 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
       result = {
         statusCode: null,
         retryAfter: null,
-        error: secret === undefined ? 'signing secret cannot be decrypted' : 'delivery body cannot be decrypted',
+        error:
+          secret === undefined ? 'signing secret cannot be decrypted' : 'delivery body cannot be decrypted',
         durationMs: 0,
       };
     } else {
@@ -143,6 +144,7 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
         body,
         timeoutMs: this.config.timeoutMs,
         sandbox: this.config.sandbox,
+        allowedAddresses: this.config.allowedAddresses,
         signal: this.shutdown.signal,
       });
     }

@@ -11,6 +11,7 @@ export interface SendInput {
   body: string;
   timeoutMs: number;
   sandbox: boolean;
+  allowedAddresses?: readonly string[]; // the operator's WEBHOOK_ALLOWED_ADDRESSES
   signal?: AbortSignal;
 }
 
@@ -44,14 +45,15 @@ export class WebhookSender {
     const refused = (error: string) => Promise.resolve(done({ statusCode: null, retryAfter: null, error }));
 
     // The URL was checked at registration; the policy (or the mode) may have changed since.
-    const check = checkWebhookUrl(input.url, { sandbox: input.sandbox });
+    const policy = { sandbox: input.sandbox, allowedAddresses: input.allowedAddresses };
+    const check = checkWebhookUrl(input.url, policy);
     if (!check.ok) return refused(`url refused by policy: ${check.reason}`);
     const url = new URL(check.url);
     const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
     // A literal IP never goes through lookup, so it is judged here.
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (parseIp(host)) {
-      const violation = connectAddressViolation(host, { sandbox: input.sandbox, protocol });
+      const violation = connectAddressViolation(host, { ...policy, protocol });
       if (violation) return refused(`address ${host} refused by policy: ${violation}`);
     }
 
@@ -70,7 +72,7 @@ export class WebhookSender {
           method: 'POST',
           headers: { ...input.headers, 'Content-Length': String(body.length) },
           agent: false,
-          lookup: guardedLookup({ sandbox: input.sandbox, protocol }, this.resolve),
+          lookup: guardedLookup({ ...policy, protocol }, this.resolve),
           signal: input.signal,
         },
         (res) => {

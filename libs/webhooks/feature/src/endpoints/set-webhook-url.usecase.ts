@@ -28,7 +28,10 @@ export class SetWebhookUrlUseCase {
   ) {}
 
   async execute(merchantId: string, rawUrl: string): Promise<SetWebhookUrlResult> {
-    const check = checkWebhookUrl(rawUrl, { sandbox: this.config.sandbox });
+    const check = checkWebhookUrl(rawUrl, {
+      sandbox: this.config.sandbox,
+      allowedAddresses: this.config.allowedAddresses,
+    });
     if (!check.ok)
       throw badRequest('the request has invalid fields', [{ field: 'url', message: check.reason }]);
     const url = check.url;

@@ -62,6 +62,7 @@ export class WebhookToolsUseCase {
       body,
       timeoutMs: this.config.timeoutMs,
       sandbox: this.config.sandbox,
+      allowedAddresses: this.config.allowedAddresses,
     });
     return {
       eventId,
