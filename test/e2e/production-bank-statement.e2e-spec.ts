@@ -7,10 +7,13 @@ import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 
 import { freePort } from '@onramp/chain';
 import { reconcile } from '@onramp/ops';
+import { verifyStandardWebhook, verifyWebhook } from '@onramp/sdk';
 import { buildCamt054, generateRfReference } from '@onramp/sepa';
 
 import { call, E2E_PAYER_IBAN, kycUserBody } from './support/api-client';
 import { Banner, EmbeddedProcess } from './support/embedded-process';
+import { selfSignedCertificate } from './support/self-signed-certificate';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 const COLLECTION = { iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', name: 'Onramp Collections B.V.' };
 const USDC_ABI = ['function balanceOf(address) view returns (uint256)'];
@@ -33,6 +36,12 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
   let banner: Banner;
   let token: string;
   let operatorKey = adminKey; // the bootstrap key until it has created the operator below
+  let webhookSecret: string;
+  // Production sends webhooks over https only, and never to loopback: the receiver is https with a
+  // certificate the platform trusts (NODE_EXTRA_CA_CERTS), and its address is the one the operator
+  // allows (WEBHOOK_ALLOWED_ADDRESSES). Merchants' URLs are judged by the unchanged policy.
+  const tls = selfSignedCertificate(dataDir);
+  const receiver = new WebhookReceiver();
 
   const admin = (path: string, init: RequestInit = {}) =>
     call<Record<string, unknown>>(`${banner.adminUrl}${path}`, {
@@ -77,6 +86,8 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
         COLLECTION_IBAN: COLLECTION.iban,
         COLLECTION_BIC: COLLECTION.bic,
         COLLECTION_ACCOUNT_NAME: COLLECTION.name,
+        WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1',
+        NODE_EXTRA_CA_CERTS: tls.certFile,
       },
     });
     banner = await platform.start();
@@ -113,9 +124,26 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
     });
     expect(issued.status).toBe(200);
     token = issued.body.access_token;
+
+    const hookUrl = await receiver.start(tls);
+    // what a merchant may not register: plain http, or a loopback address the operator did not allow
+    for (const refused of [hookUrl.replace('https:', 'http:'), hookUrl.replace('127.0.0.1', '127.0.0.2')]) {
+      const res = await merchantCall(`${banner.baseUrl}/merchant/webhook`, {
+        method: 'PUT',
+        body: JSON.stringify({ url: refused }),
+      });
+      expect(res.status).toBe(400);
+    }
+    const hook = await merchantCall<{ secret: string }>(`${banner.baseUrl}/merchant/webhook`, {
+      method: 'PUT',
+      body: JSON.stringify({ url: hookUrl }),
+    });
+    expect(hook.status).toBe(200);
+    webhookSecret = hook.body.secret;
   }, 180_000);
 
   afterAll(async () => {
+    await receiver.stop();
     await platform?.signal('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -247,6 +275,30 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
       expect((await usdc.balanceOf(recipients[order === thirdParty ? 2 : 3])) as bigint).toBe(0n);
     }
     provider.destroy();
+
+    // the merchant hears of each completed order: a signed order.completed over https
+    for (const [order, paid] of [
+      [a, 100],
+      [b, 205],
+    ] as const) {
+      const delivered = await receiver.waitFor((w) => w.body.orderUuid === order.uuid, 60_000);
+      expect(verifyWebhook(delivered.rawBody, delivered.headers['x-webhook-signature'], webhookSecret)).toBe(
+        true,
+      );
+      expect(verifyStandardWebhook(delivered.rawBody, delivered.headers, webhookSecret)).toBe(true);
+      expect(delivered.body).toMatchObject({
+        event: 'order.completed',
+        status: 'COMPLETED',
+        orderUuid: order.uuid,
+        userUuid: kyc.body.uuid,
+        payedAmount: paid,
+        sentTokenAmount: order.sentTokenAmount,
+        reference: order.reference,
+      });
+    }
+    expect(
+      receiver.received.filter((w) => [thirdParty.uuid, farAbove.uuid].includes(String(w.body.orderUuid))),
+    ).toEqual([]);
 
     const again = await upload();
     expect(again.status).toBe(201);

@@ -1,4 +1,5 @@
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
@@ -7,13 +8,14 @@ export interface ReceivedWebhook {
   body: Record<string, unknown>;
 }
 
-// A merchant's webhook endpoint on loopback that records what arrives.
+// A merchant's webhook endpoint on loopback that records what arrives: plain http (sandbox), or https
+// with a certificate of the test's own (production demands https; see selfSignedCertificate).
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private server?: Server;
 
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => {
+  async start(tls?: { key: string; cert: string }): Promise<string> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -27,9 +29,10 @@ export class WebhookReceiver {
         this.received.push({ rawBody, headers: req.headers, body });
         res.writeHead(200).end('ok');
       });
-    });
+    };
+    this.server = tls ? createHttpsServer(tls, handler) : createServer(handler);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/hooks`;
+    return `${tls ? 'https' : 'http'}://127.0.0.1:${(this.server!.address() as AddressInfo).port}/hooks`;
   }
 
   async waitFor(predicate: (w: ReceivedWebhook) => boolean, timeoutMs = 60_000): Promise<ReceivedWebhook> {
