@@ -1,30 +1,54 @@
 // `npm run rekey`
 //
-// Operator tool: after putting a new KYC_ENCRYPTION_KEY first (the old one moved to
-// KYC_PREVIOUS_ENCRYPTION_KEYS and kyc restarted), re-seals all KYC PII and KYC idempotency records
-// under the new key. Resumable; safe beside a running kyc. When it reports 0 left, the previous keys
-// can be dropped from KYC_PREVIOUS_ENCRYPTION_KEYS.
-// Env: DATABASE_URL (a role that may update the kyc schema), KYC_ENCRYPTION_KEY,
-// KYC_PREVIOUS_ENCRYPTION_KEYS. Exit 0: done; 2: an error.
+// Operator tool: after putting a new key first in a ring (the old one moved to the ring's previous
+// keys and the services holding it restarted), re-seals what that ring sealed under the new key:
+// - KYC_ENCRYPTION_KEY (+ KYC_PREVIOUS_ENCRYPTION_KEYS): all KYC PII and KYC idempotency records;
+// - PAYER_DATA_ENCRYPTION_KEY (+ PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS): the payer's name and IBAN in
+//   payments (IBAN indexes recomputed), the KYC holders' names there, the sealed payer name in orders
+//   and settlement, webhook delivery bodies; values still plain from before sealing get sealed.
+// Give one ring or both. Resumable; safe beside the running services. When it reports 0 left, the
+// previous keys can be dropped (payer data: once the topics' retention has dropped older events too).
+// Env: DATABASE_URL (a role that may update the schemas of the ring: kyc; payments, orders,
+// settlement, webhooks) and the ring variables. Exit 0: done; 2: an error.
 import { ConfigError, loadEnv, str } from '@onramp/config';
-import { rekeyKyc } from '@onramp/ops';
+import { rekeyKyc, rekeyPayerData } from '@onramp/ops';
+
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
 
 async function main(): Promise<number> {
   const env = loadEnv({
     DATABASE_URL: str(),
-    KYC_ENCRYPTION_KEY: str(),
+    KYC_ENCRYPTION_KEY: str({ optional: true }),
     KYC_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+    PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
+    PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
   });
-  const previous = env.KYC_PREVIOUS_ENCRYPTION_KEYS.split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
-  const report = await rekeyKyc({
-    databaseUrl: env.DATABASE_URL,
-    keys: [env.KYC_ENCRYPTION_KEY, ...previous],
-  });
-  process.stdout.write(
-    `[rekey] kyc: ${report.kycUsers} users and ${report.idempotencyRecords} idempotency records re-sealed under key ${report.keyId}\n`,
-  );
+  if (!env.KYC_ENCRYPTION_KEY && !env.PAYER_DATA_ENCRYPTION_KEY)
+    throw new ConfigError('give KYC_ENCRYPTION_KEY, PAYER_DATA_ENCRYPTION_KEY or both: the rings to re-seal');
+  if (env.KYC_ENCRYPTION_KEY) {
+    const report = await rekeyKyc({
+      databaseUrl: env.DATABASE_URL,
+      keys: [env.KYC_ENCRYPTION_KEY, ...list(env.KYC_PREVIOUS_ENCRYPTION_KEYS)],
+    });
+    process.stdout.write(
+      `[rekey] kyc: ${report.kycUsers} users and ${report.idempotencyRecords} idempotency records re-sealed under key ${report.keyId}\n`,
+    );
+  }
+  if (env.PAYER_DATA_ENCRYPTION_KEY) {
+    const report = await rekeyPayerData({
+      databaseUrl: env.DATABASE_URL,
+      keys: [env.PAYER_DATA_ENCRYPTION_KEY, ...list(env.PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS)],
+    });
+    const counts = Object.entries(report.resealed).map(([table, n]) => `${table} ${n}`);
+    const missing = report.missing.length > 0 ? ` (not in this database: ${report.missing.join(', ')})` : '';
+    process.stdout.write(
+      `[rekey] payer data: rows re-sealed under key ${report.keyId}: ${counts.join(', ')}${missing}\n`,
+    );
+  }
   return 0;
 }
 

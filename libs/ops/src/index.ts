@@ -30,3 +30,5 @@ export type {
 } from './dead-letters/replay-dead-letters';
 export { rekeyKyc } from './rekey/rekey-kyc';
 export type { RekeyOptions, RekeyReport } from './rekey/rekey-kyc';
+export { rekeyPayerData } from './rekey/rekey-payer-data';
+export type { RekeyPayerDataOptions, RekeyPayerDataReport } from './rekey/rekey-payer-data';
