@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 
 import { freePort } from '@onramp/chain';
 import { reconcile } from '@onramp/ops';
+import { findRepoRoot } from '@onramp/platform-infra';
 import { verifyStandardWebhook, verifyWebhook } from '@onramp/sdk';
 import { buildCamt054, generateRfReference } from '@onramp/sepa';
 
@@ -347,5 +349,27 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
     });
     expect(report.mismatches).toEqual([]);
     expect(report.bank).toMatchObject({ received: '250365.00', paid: '305.00', returning: '250060.00' });
+
+    // and `npm run reconcile`, as an operator runs it, agrees (exit 0) and prints the same sum
+    const cli = spawnSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(findRepoRoot(), 'tools', 'ops', 'reconcile.ts')],
+      {
+        cwd: findRepoRoot(),
+        env: {
+          PATH: process.env.PATH,
+          SWC_NODE_PROJECT: join(findRepoRoot(), 'tsconfig.json'),
+          DATABASE_URL: banner.databaseUrl,
+          RPC_URL: banner.rpcUrl,
+          USDC_ADDRESS: banner.usdcAddress,
+        },
+        encoding: 'utf8',
+      },
+    );
+    expect(cli.stderr).toBe('');
+    expect(cli.stdout).toContain(
+      '250365.00 EUR received = 305.00 paid + 0.00 in suspense + 250060.00 returning + 0.00 returned + 0.00 reversed + 0.00 waiting',
+    );
+    expect(cli.status).toBe(0);
   });
 });
