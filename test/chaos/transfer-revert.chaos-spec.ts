@@ -7,9 +7,10 @@ import { ScenarioMerchant, verifyScenario } from './support/invariants';
 import { chainHead, orderStatuses, settlementStates } from './support/ledger-probe';
 import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
 
-// The token refuses transfers to a blacklisted address, so those payouts revert on chain: the
-// orders fail with order.failed, no token moves, and the other orders of the batch are unaffected.
-describe('e. a payout that reverts on chain (blacklisted recipient)', () => {
+// The token refuses transfers to a blacklisted address (a payout to one would revert on chain):
+// settlement screens recipients before signing, so those orders fail with order.failed, no token
+// moves, no nonce is spent on them, and the other orders of the batch are unaffected.
+describe('e. a payout to a blacklisted recipient', () => {
   let m: ScenarioMerchant;
   let fromBlock: number;
   const provider = localProvider(chaosEnv.rpcUrl());

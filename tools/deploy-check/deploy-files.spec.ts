@@ -97,6 +97,8 @@ const NOT_IN_ENV = new Set([
   'CHAIN_ID',
   'USDC_ADDRESS',
   'SETTLEMENT_SIGNER_KEY',
+  'SETTLEMENT_SIGNER_ADDRESS', // from the signer Secret, per pod (address-N), with a remote signer
+  'SETTLEMENT_SIGNER_AUTHORIZATION', // a secret: chain-settlement's Secret
   'CHAIN_CONFIRMATIONS',
   'SANDBOX_TESTNET',
   'ADMIN_API_KEY',

@@ -6,6 +6,10 @@ import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
 import { ChainClient } from './chain/chain.client';
+import { Finality } from './chain/finality';
+import { LocalKeySigner } from './chain/local-key-signer';
+import { RecipientScreening } from './chain/recipient-screening';
+import { RemoteRpcSigner } from './chain/remote-rpc-signer';
 import { TransferSigner } from './chain/transfer-signer';
 import {
   CHAIN_SETTLEMENT_CONFIG,
@@ -51,7 +55,16 @@ import { SERVICE_DATABASE } from './database';
     },
     FxQuoteService,
     ChainClient,
-    TransferSigner,
+    Finality,
+    RecipientScreening,
+    {
+      provide: TransferSigner,
+      inject: [CHAIN_SETTLEMENT_CONFIG],
+      useFactory: (config: ChainSettlementConfig): TransferSigner =>
+        config.signer.kind === 'local'
+          ? new LocalKeySigner(config, config.signer.key)
+          : new RemoteRpcSigner(config, config.signer),
+    },
     PaymentConfirmedHandler,
     PaymentReversedHandler,
     SignPendingStep,

@@ -20,7 +20,13 @@ describe('loadChainSettlementConfig', () => {
       fxRateEurUsdc: '1.08',
       fxFee: '0.01',
       fxRateMaxAgeSeconds: 300,
-      gasLimit: 120_000n,
+      gasLimit: undefined, // estimated per transfer
+      gasBufferPercent: 25,
+      gasCeiling: 500_000n,
+      payoutCaps: { perTransfer: undefined, perDay: undefined },
+      usdcBlacklistCheck: true,
+      finality: 'confirmations',
+      signer: { kind: 'local', key: KEY },
       pollMs: 500,
       receiptPollMs: 100,
       stuckAfterMs: 60_000,
@@ -42,8 +48,63 @@ describe('loadChainSettlementConfig', () => {
   });
 
   it('requires the token address and the signer key', () => {
-    expect(() => loadChainSettlementConfig({ DATABASE_URL: 'x' })).toThrow(
-      /USDC_ADDRESS is required.*SETTLEMENT_SIGNER_KEY is required/,
+    expect(() => loadChainSettlementConfig({ DATABASE_URL: 'x' })).toThrow(/USDC_ADDRESS is required/);
+    expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_SIGNER_KEY: '' })).toThrow(
+      /SETTLEMENT_SIGNER_KEY is required \(or SETTLEMENT_SIGNER_URL\)/,
+    );
+  });
+
+  it('takes a remote signer (URL, address, authorization) instead of a key, never both', () => {
+    const remote = {
+      ...base,
+      SETTLEMENT_SIGNER_KEY: '',
+      SETTLEMENT_SIGNER_URL: 'http://web3signer:9000',
+      SETTLEMENT_SIGNER_ADDRESS: '0x' + '34'.repeat(20),
+      SETTLEMENT_SIGNER_AUTHORIZATION: 'Bearer s3cret',
+    };
+    expect(loadChainSettlementConfig(remote).signer).toEqual({
+      kind: 'remote',
+      url: 'http://web3signer:9000',
+      address: '0x' + '34'.repeat(20),
+      authorization: 'Bearer s3cret',
+    });
+    expect(() => loadChainSettlementConfig({ ...remote, SETTLEMENT_SIGNER_KEY: KEY })).toThrow(/not both/);
+    expect(() => loadChainSettlementConfig({ ...remote, SETTLEMENT_SIGNER_ADDRESS: '' })).toThrow(
+      /SETTLEMENT_SIGNER_ADDRESS must be/,
+    );
+  });
+
+  it('reads payout caps as exact USDC base units, and refuses a seventh decimal or zero', () => {
+    const c = loadChainSettlementConfig({
+      ...base,
+      SETTLEMENT_MAX_PER_TRANSFER_USDC: '1000.000001',
+      SETTLEMENT_MAX_PER_DAY_USDC: '25000',
+    });
+    expect(c.payoutCaps).toEqual({ perTransfer: 1_000_000_001n, perDay: 25_000_000_000n });
+    expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_MAX_PER_DAY_USDC: '1.0000001' })).toThrow(
+      /SETTLEMENT_MAX_PER_DAY_USDC must be a USDC amount/,
+    );
+    expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_MAX_PER_TRANSFER_USDC: '0' })).toThrow(
+      /SETTLEMENT_MAX_PER_TRANSFER_USDC/,
+    );
+  });
+
+  it('reads the sanctioned list, the gas limits and the finality rule', () => {
+    const listed = '0x' + 'Ab'.repeat(20);
+    const c = loadChainSettlementConfig({
+      ...base,
+      SETTLEMENT_SANCTIONED_ADDRESSES: `${listed}, 0x${'cd'.repeat(20)}`,
+      SETTLEMENT_GAS_LIMIT: '120000',
+      SETTLEMENT_FINALITY: 'finalized',
+    });
+    expect(c.sanctionedAddresses).toEqual(new Set([listed.toLowerCase(), '0x' + 'cd'.repeat(20)]));
+    expect(c.gasLimit).toBe(120_000n);
+    expect(c.finality).toBe('finalized');
+    expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_SANCTIONED_ADDRESSES: '0x12' })).toThrow(
+      /not addresses: 0x12/,
+    );
+    expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_GAS_LIMIT: '20000' })).toThrow(
+      /SETTLEMENT_GAS_LIMIT must be 0 \(estimate\) or at least 21000/,
     );
   });
 

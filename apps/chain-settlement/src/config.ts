@@ -5,12 +5,15 @@ import {
   ConfigError,
   decimalString,
   defaultPorts,
+  bool,
   int,
   isPublicDevKey,
   loadEnv,
+  oneOf,
   sandboxChainProblem,
   str,
 } from '@onramp/config';
+import { DecimalError, usdcToBaseUnits } from '@onramp/money';
 import { loadServiceRuntime } from '@onramp/service-runtime';
 
 export const SETTLEMENT_SCHEMA = 'settlement';
@@ -21,10 +24,11 @@ const LOCAL_CHAIN_ID = 31337;
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const PRIVATE_KEY_RE = /^0x[0-9a-fA-F]{64}$/;
 
-// Parsers that never echo the value: the signer key must not end up in a log line.
+// Parsers that never echo the value: the signer key must not end up in a log line. Optional: a
+// remote signer (SETTLEMENT_SIGNER_URL) holds the key instead.
 function secretKey(): (raw: string | undefined, name: string) => string {
   return (raw, name) => {
-    if (raw === undefined || raw === '') throw new ConfigError(`${name} is required`);
+    if (raw === undefined || raw === '') return '';
     if (!PRIVATE_KEY_RE.test(raw.trim()))
       throw new ConfigError(`${name} must be a 0x-prefixed 32-byte hex private key`);
     return raw.trim();
@@ -52,11 +56,25 @@ const settlementEnv = {
   SANDBOX_TESTNET: str({ optional: true }), // <name>:<chain id>, for a testnet not on the known list
   USDC_ADDRESS: address(),
   SETTLEMENT_SIGNER_KEY: secretKey(),
+  // A remote signer speaking eth_signTransaction (Web3Signer, Clef) instead of a key in this process.
+  SETTLEMENT_SIGNER_URL: str({ optional: true }),
+  SETTLEMENT_SIGNER_ADDRESS: str({ optional: true }),
+  SETTLEMENT_SIGNER_AUTHORIZATION: str({ optional: true }), // the Authorization header's value: a secret
+  // Payout caps per signer, in USDC; empty: no cap.
+  SETTLEMENT_MAX_PER_TRANSFER_USDC: str({ optional: true }),
+  SETTLEMENT_MAX_PER_DAY_USDC: str({ optional: true }),
+  // Recipients refused before signing: the token's own blacklist, and our list.
+  USDC_BLACKLIST_CHECK: bool({ default: true }),
+  SETTLEMENT_SANCTIONED_ADDRESSES: str({ optional: true }),
+  // When a mined transfer counts as final: N confirmations, or the node's safe/finalized block.
+  SETTLEMENT_FINALITY: oneOf(['confirmations', 'safe', 'finalized'] as const, { default: 'confirmations' }),
   CHAIN_CONFIRMATIONS: int({ default: 1, min: 1 }),
   FX_RATE_EUR_USDC: decimalString({ default: '1.08' }),
   FX_FEE: decimalString({ default: '0.01' }),
   FX_RATE_MAX_AGE_SECONDS: int({ default: 300, min: 1 }),
-  SETTLEMENT_GAS_LIMIT: int({ default: 120_000, min: 21_000 }),
+  SETTLEMENT_GAS_LIMIT: int({ default: 0, min: 0 }), // 0: estimated per transfer
+  SETTLEMENT_GAS_BUFFER_PERCENT: int({ default: 25, min: 0, max: 400 }),
+  SETTLEMENT_GAS_CEILING: int({ default: 500_000, min: 21_000 }),
   SETTLEMENT_POLL_MS: int({ default: 500, min: 10 }),
   SETTLEMENT_RECEIPT_POLL_MS: int({ default: 100, min: 10 }),
   SETTLEMENT_STUCK_AFTER_SECONDS: int({ default: 60, min: 1 }),
@@ -73,17 +91,32 @@ export interface ChainSettlementConfig {
   rpcUrl: string;
   chainId: number;
   usdcAddress: string;
-  signerKey: string; // hot wallet private key: never log it
+  signer: SignerConfig;
   confirmations: number;
   fxRateEurUsdc: string;
   fxFee: string;
   fxRateMaxAgeSeconds: number;
-  gasLimit: bigint;
+  gasLimit: bigint | undefined; // fixed for every transfer; undefined: estimated per transfer
+  gasBufferPercent: number; // added to an estimate, and to what a node asks after "intrinsic gas too low"
+  gasCeiling: bigint; // no transfer of ours is signed with a higher gas limit
+  payoutCaps: PayoutCaps;
+  usdcBlacklistCheck: boolean;
+  sanctionedAddresses: ReadonlySet<string>; // lower case
+  finality: 'confirmations' | 'safe' | 'finalized';
   pollMs: number; // the safety net: a new payment.confirmed wakes the worker at once
   receiptPollMs: number; // how soon the worker looks again while transactions wait for receipts
   stuckAfterMs: number; // a broadcast transaction without receipt this long is replaced with higher fees
   maxFeeWei: bigint; // no transaction of ours ever offers more per gas
   rpcTimeoutMs: number; // every JSON-RPC call gives up after this long
+}
+
+export type SignerConfig =
+  | { kind: 'local'; key: string } // hot wallet private key: never log it
+  | { kind: 'remote'; url: string; address: string; authorization?: string }; // authorization: never log it
+
+export interface PayoutCaps {
+  perTransfer?: bigint; // USDC base units
+  perDay?: bigint; // rolling 24 h, per signer
 }
 
 export const CHAIN_SETTLEMENT_CONFIG = Symbol('CHAIN_SETTLEMENT_CONFIG');
@@ -97,13 +130,27 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.en
   const chainId = env.CHAIN_ID === 0 ? LOCAL_CHAIN_ID : env.CHAIN_ID;
   const chainProblem = sandboxChainProblem(env.ONRAMP_MODE, chainId, env.SANDBOX_TESTNET || undefined);
   if (chainProblem) problems.push(chainProblem);
-  if (production && isPublicDevKey(env.SETTLEMENT_SIGNER_KEY)) {
+  const signer = signerOf(env, problems);
+  if (production && signer?.kind === 'local' && isPublicDevKey(signer.key)) {
     problems.push(
       'SETTLEMENT_SIGNER_KEY is a public anvil/hardhat development key (anyone can take its funds); ' +
         'production mode needs the hot wallet key',
     );
   }
-  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  const payoutCaps = {
+    perTransfer: usdcCap(env.SETTLEMENT_MAX_PER_TRANSFER_USDC, 'SETTLEMENT_MAX_PER_TRANSFER_USDC', problems),
+    perDay: usdcCap(env.SETTLEMENT_MAX_PER_DAY_USDC, 'SETTLEMENT_MAX_PER_DAY_USDC', problems),
+  };
+  const sanctionedAddresses = addressList(
+    env.SETTLEMENT_SANCTIONED_ADDRESSES,
+    'SETTLEMENT_SANCTIONED_ADDRESSES',
+    problems,
+  );
+  if (env.SETTLEMENT_GAS_LIMIT !== 0 && env.SETTLEMENT_GAS_LIMIT < 21_000)
+    problems.push('SETTLEMENT_GAS_LIMIT must be 0 (estimate) or at least 21000');
+  if (env.SETTLEMENT_GAS_LIMIT > env.SETTLEMENT_GAS_CEILING)
+    problems.push('SETTLEMENT_GAS_LIMIT must not be above SETTLEMENT_GAS_CEILING');
+  if (problems.length > 0 || !signer) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   if (Number(env.FX_FEE) >= 1) throw new ConfigError('invalid configuration: FX_FEE must be below 1');
   if (/^0*(\.0*)?$/.test(env.FX_RATE_EUR_USDC))
     throw new ConfigError('invalid configuration: FX_RATE_EUR_USDC must be above 0');
@@ -117,18 +164,66 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.en
     rpcUrl: env.RPC_URL || LOCAL_RPC_URL,
     chainId,
     usdcAddress: env.USDC_ADDRESS,
-    signerKey: env.SETTLEMENT_SIGNER_KEY,
+    signer,
     confirmations: env.CHAIN_CONFIRMATIONS,
     fxRateEurUsdc: env.FX_RATE_EUR_USDC,
     fxFee: env.FX_FEE,
     fxRateMaxAgeSeconds: env.FX_RATE_MAX_AGE_SECONDS,
-    gasLimit: BigInt(env.SETTLEMENT_GAS_LIMIT),
+    gasLimit: env.SETTLEMENT_GAS_LIMIT === 0 ? undefined : BigInt(env.SETTLEMENT_GAS_LIMIT),
+    gasBufferPercent: env.SETTLEMENT_GAS_BUFFER_PERCENT,
+    gasCeiling: BigInt(env.SETTLEMENT_GAS_CEILING),
+    payoutCaps,
+    usdcBlacklistCheck: env.USDC_BLACKLIST_CHECK,
+    sanctionedAddresses,
+    finality: env.SETTLEMENT_FINALITY,
     pollMs: env.SETTLEMENT_POLL_MS,
     receiptPollMs: env.SETTLEMENT_RECEIPT_POLL_MS,
     stuckAfterMs: env.SETTLEMENT_STUCK_AFTER_SECONDS * 1000,
     maxFeeWei,
     rpcTimeoutMs: env.RPC_TIMEOUT_MS,
   };
+}
+
+type SettlementEnv = ReturnType<typeof loadEnv<typeof settlementEnv>>;
+
+// The local key, or a remote signer (URL + the address it signs for); exactly one of them.
+function signerOf(env: SettlementEnv, problems: string[]): SignerConfig | undefined {
+  const url = env.SETTLEMENT_SIGNER_URL.trim();
+  if (!url) {
+    if (!env.SETTLEMENT_SIGNER_KEY)
+      problems.push('SETTLEMENT_SIGNER_KEY is required (or SETTLEMENT_SIGNER_URL)');
+    return env.SETTLEMENT_SIGNER_KEY ? { kind: 'local', key: env.SETTLEMENT_SIGNER_KEY } : undefined;
+  }
+  const before = problems.length;
+  if (env.SETTLEMENT_SIGNER_KEY)
+    problems.push('set SETTLEMENT_SIGNER_KEY or SETTLEMENT_SIGNER_URL, not both');
+  if (!/^https?:\/\/[^\s]+$/.test(url)) problems.push('SETTLEMENT_SIGNER_URL must be an http(s) URL');
+  const address = env.SETTLEMENT_SIGNER_ADDRESS.trim();
+  if (!ADDRESS_RE.test(address))
+    problems.push('SETTLEMENT_SIGNER_ADDRESS must be the 0x-prefixed address the remote signer signs for');
+  if (problems.length > before) return undefined;
+  const authorization = env.SETTLEMENT_SIGNER_AUTHORIZATION.trim();
+  return { kind: 'remote', url, address, ...(authorization ? { authorization } : {}) };
+}
+
+function usdcCap(raw: string, name: string, problems: string[]): bigint | undefined {
+  if (raw.trim() === '') return undefined;
+  try {
+    const units = usdcToBaseUnits(raw.trim());
+    if (units > 0n) return units;
+  } catch (err) {
+    if (!(err instanceof DecimalError)) throw err;
+  }
+  problems.push(`${name} must be a USDC amount above 0 with at most 6 decimals, got "${raw}"`);
+  return undefined;
+}
+
+function addressList(raw: string, name: string, problems: string[]): ReadonlySet<string> {
+  const items = raw.split(/[\s,]+/).filter((a) => a !== '');
+  const bad = items.filter((a) => !ADDRESS_RE.test(a));
+  if (bad.length > 0)
+    problems.push(`${name} holds entries that are not addresses: ${bad.slice(0, 3).join(', ')}`);
+  return new Set(items.map((a) => a.toLowerCase()));
 }
 
 function gweiToWei(gwei: string): bigint {

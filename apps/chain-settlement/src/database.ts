@@ -5,6 +5,7 @@ import { CreateSettlementTables1763800100000 } from './migrations/1763800100000-
 import { CreateSettlementTransactions1763800200000 } from './migrations/1763800200000-create-settlement-transactions';
 import { SettlementTraceparent1763800300000 } from './migrations/1763800300000-settlement-traceparent';
 import { PaymentReversals1764500000000 } from './migrations/1764500000000-payment-reversals';
+import { SettlementScreeningAndHolds1764600000000 } from './migrations/1764600000000-settlement-screening-and-holds';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -19,5 +20,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CreateSettlementTransactions1763800200000,
     SettlementTraceparent1763800300000,
     PaymentReversals1764500000000,
+    SettlementScreeningAndHolds1764600000000,
   ],
 };

@@ -1,4 +1,4 @@
-import { parseUnits, Wallet } from 'ethers';
+import { parseUnits, Transaction, Wallet } from 'ethers';
 
 import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
@@ -62,6 +62,7 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
 
   afterEach(async () => {
     proxy.fault = 'pass';
+    proxy.minGas = 0n;
     await chain.provider.send('evm_setAutomine', [true]);
   });
 
@@ -133,6 +134,44 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
       state: 'CONFIRMED',
       last_error: null,
     });
+    expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
+  });
+  it('signs the same nonce again with more gas after "intrinsic gas too low", instead of retrying forever', async () => {
+    proxy.fault = 'intrinsic-gas';
+    proxy.minGas = 150_000n; // the L1 data cost of an L2, say: more than the estimate plus buffer
+    proxy.sendAnswers.length = 0;
+    const data = h.payment({ payedAmount: '8' });
+    await h.confirm(data);
+
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
+    expect(proxy.sendAnswers[0]).toMatch(/^intrinsic gas too low: have \d+, want 150000$/);
+    const txs = await transactionsOf(t.dataSource, data.orderUuid);
+    expect(txs).toHaveLength(2);
+    const [first, second] = txs.map((tx) => Transaction.from(tx.raw_tx));
+    expect(first?.nonce).toBe(second?.nonce); // the same nonce: at most one of them can ever be mined
+    expect(first?.gasLimit).toBeLessThan(150_000n); // estimated, with the buffer
+    expect(second?.gasLimit).toBe(187_500n); // what the node wants, plus the 25 % buffer
+    expect(event.data.transactionHash).toBe(txs[1]?.tx_hash);
+    expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
+  });
+
+  it('stops at SETTLEMENT_GAS_CEILING with a reason an operator can act on, and pays once the node takes it', async () => {
+    proxy.fault = 'intrinsic-gas';
+    proxy.minGas = 600_000n; // above the 500,000 ceiling
+    const data = h.payment({ payedAmount: '9' });
+    await h.confirm(data);
+    const held = await lastErrorMatching(
+      data.orderUuid,
+      /SETTLEMENT_GAS_CEILING 500000 allows no more: operator action needed/,
+    );
+    expect(held.state).toBe('SIGNED');
+    const txs = await transactionsOf(t.dataSource, data.orderUuid);
+    expect(txs.map((tx) => Transaction.from(tx.raw_tx).gasLimit).at(-1)).toBe(500_000n);
+
+    proxy.fault = 'pass'; // say, the L1 price came down
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
+    expect(event.data.transactionHash).toBe(txs.at(-1)?.tx_hash);
+    expect(await transactionsOf(t.dataSource, data.orderUuid)).toHaveLength(txs.length);
     expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
   });
 });

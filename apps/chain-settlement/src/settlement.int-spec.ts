@@ -41,6 +41,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
   let t: ChainSettlementTestApp;
   let producer: Producer;
   let collector: EventCollector;
+  const sanctionedAddress = Wallet.createRandom().address;
 
   const payment = (overrides: Partial<PaymentConfirmedV1> = {}): PaymentConfirmedV1 => ({
     orderUuid: randomUUID(),
@@ -84,6 +85,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
       SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
       SETTLEMENT_POLL_MS: '100',
       CHAIN_CONFIRMATIONS: '1',
+      SETTLEMENT_SANCTIONED_ADDRESSES: sanctionedAddress,
     };
     producer = kafka.producer();
     collector = new EventCollector(kafka);
@@ -185,23 +187,36 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     expect(n).toBe(1);
   });
 
-  it('fails the transfer when it reverts on chain (blacklisted recipient) and publishes transfer.failed', async () => {
-    const data = payment({ payedAmount: '10' });
-    await chain.blacklist(data.recipientAddress);
-    await confirm(data);
-    const event = await collector.waitFor(Topics.TransferFailed, data.orderUuid);
+  it('fails the order before any payout when the recipient is USDC-blacklisted or sanctioned', async () => {
+    const blacklisted = payment({ payedAmount: '10' });
+    const sanctioned = payment({ payedAmount: '11', recipientAddress: sanctionedAddress });
+    await chain.blacklist(blacklisted.recipientAddress);
+    await confirm(blacklisted);
+    await confirm(sanctioned);
+    const [a, b] = await Promise.all([
+      collector.waitFor(Topics.TransferFailed, blacklisted.orderUuid),
+      collector.waitFor(Topics.TransferFailed, sanctioned.orderUuid),
+    ]);
 
-    const row = await settlement(data.orderUuid);
-    expect(row?.state).toBe('FAILED');
-    expect(event.data).toEqual({
-      orderUuid: data.orderUuid,
-      transactionHash: row?.tx_hash,
+    expect(a.data).toEqual({
+      orderUuid: blacklisted.orderUuid,
+      transactionHash: '', // nothing was signed, nothing reached the chain
       payedAmount: '10',
-      reason: 'on-chain USDC transfer reverted',
+      reason: expect.stringMatching(/^recipient refused: .* is blacklisted by the USDC contract/),
     });
-    const receipt = await chain.provider.getTransactionReceipt(row?.tx_hash as string);
-    expect(receipt?.status).toBe(0); // mined and reverted: the nonce is used, later payouts are not stuck
-    expect(await chain.balanceOf(data.recipientAddress)).toBe(0n);
+    expect(b.data.reason).toMatch(/is on the sanctioned address list; no payout was sent/);
+    for (const order of [blacklisted, sanctioned]) {
+      const row = await settlement(order.orderUuid);
+      expect(row).toMatchObject({ state: 'FAILED', nonce: null, tx_hash: null, raw_tx: null });
+      expect(await chain.transfersTo(order.recipientAddress)).toEqual([]);
+    }
+    const [{ n }] = await t.dataSource.query(
+      `SELECT count(*)::int AS n FROM settlement.settlement_transactions WHERE order_uuid = ANY($1)`,
+      [[blacklisted.orderUuid, sanctioned.orderUuid]],
+    );
+    expect(n).toBe(0); // no nonce taken: the next payout is not stuck behind a gap
+    const metrics = await scrapeMetrics(t.app);
+    expect(Number(metrics.get('settlement_recipients_refused_total'))).toBeGreaterThanOrEqual(2);
 
     const next = payment({ payedAmount: '1' });
     await confirm(next);

@@ -152,6 +152,7 @@ chain-settlement:
   secretKeys:
     - { name: DATABASE_URL }
     - { name: METRICS_TOKEN, optional: true }
+    - { name: SETTLEMENT_SIGNER_AUTHORIZATION, optional: true }
 webhook-dispatch:
   port: 3015
   portEnv: WEBHOOK_DISPATCH_PORT
@@ -184,19 +185,31 @@ webhook-dispatch:
 chain-settlement: each StatefulSet pod takes the signer key named after its ordinal (signer-0,
 signer-1, ...) from the mounted signer Secret, so two replicas never share a hot wallet (and its
 nonces). The key reaches the process as SETTLEMENT_SIGNER_KEY, the only way the app reads it.
+With a remote signer (apps.chain-settlement.env.SETTLEMENT_SIGNER_URL) the Secret holds no keys but
+the address each pod signs for (address-0, address-1, ...), exported as SETTLEMENT_SIGNER_ADDRESS.
 */}}
 {{- define "onramp.command.chainSettlement" -}}
 - /bin/sh
 - -c
 - |
   i="${POD_INDEX:-${HOSTNAME##*-}}"
-  f="/etc/onramp/signer/signer-${i}"
-  if [ ! -s "$f" ]; then
-    echo "chain-settlement: no signer key signer-${i} in the signer Secret: add one key per replica (signer-0 ... signer-N)" >&2
-    exit 1
+  if [ -n "${SETTLEMENT_SIGNER_URL:-}" ]; then
+    f="/etc/onramp/signer/address-${i}"
+    if [ ! -s "$f" ]; then
+      echo "chain-settlement: no signer address address-${i} in the signer Secret: add one address per replica (address-0 ... address-N)" >&2
+      exit 1
+    fi
+    SETTLEMENT_SIGNER_ADDRESS="$(cat "$f")"
+    export SETTLEMENT_SIGNER_ADDRESS
+  else
+    f="/etc/onramp/signer/signer-${i}"
+    if [ ! -s "$f" ]; then
+      echo "chain-settlement: no signer key signer-${i} in the signer Secret: add one key per replica (signer-0 ... signer-N)" >&2
+      exit 1
+    fi
+    SETTLEMENT_SIGNER_KEY="$(cat "$f")"
+    export SETTLEMENT_SIGNER_KEY
   fi
-  SETTLEMENT_SIGNER_KEY="$(cat "$f")"
-  export SETTLEMENT_SIGNER_KEY
   exec node dist/apps/chain-settlement/main.js
 {{- end -}}
 

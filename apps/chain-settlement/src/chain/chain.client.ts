@@ -1,11 +1,15 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Contract, FetchRequest, JsonRpcProvider } from 'ethers';
+import { Contract, FetchRequest, Interface, JsonRpcProvider } from 'ethers';
 
 import { ERC20_ABI } from '@onramp/chain';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { withDeadline } from './rpc-deadline';
+
+// Circle's USDC (FiatToken) answers isBlacklisted; so does our test token.
+const BLACKLIST_ABI = ['function isBlacklisted(address account) view returns (bool)'] as const;
+const erc20 = new Interface(ERC20_ABI);
 
 export interface ChainReceipt {
   txHash: string;
@@ -21,6 +25,8 @@ export interface ChainReceipt {
 export class ChainClient implements OnApplicationShutdown {
   private readonly provider: JsonRpcProvider;
   private readonly usdc: Contract;
+  private readonly blacklist: Contract;
+  private readonly usdcAddress: string;
   private readonly timeoutMs: number;
 
   constructor(@Inject(CHAIN_SETTLEMENT_CONFIG) config: ChainSettlementConfig) {
@@ -36,6 +42,8 @@ export class ChainClient implements OnApplicationShutdown {
       batchStallTime: 0,
     });
     this.usdc = new Contract(config.usdcAddress, ERC20_ABI, this.provider);
+    this.blacklist = new Contract(config.usdcAddress, BLACKLIST_ABI, this.provider);
+    this.usdcAddress = config.usdcAddress;
   }
 
   async chainId(): Promise<number> {
@@ -50,6 +58,35 @@ export class ChainClient implements OnApplicationShutdown {
   async usdcBalance(address: string): Promise<bigint> {
     const balance = this.usdc.getFunction('balanceOf')(address) as Promise<bigint>;
     return this.bounded('eth_call balanceOf', balance);
+  }
+
+  // Whether the token refuses transfers to this account (a transfer to it would revert).
+  async isBlacklisted(account: string): Promise<boolean> {
+    const listed = this.blacklist.getFunction('isBlacklisted')(account) as Promise<boolean>;
+    return this.bounded('eth_call isBlacklisted', listed);
+  }
+
+  // What a USDC transfer from `from` needs, by the node's own estimate (an L2's node includes its
+  // L1 data cost). Throws when the transfer would revert.
+  async estimateTransferGas(from: string, recipient: string, baseUnits: bigint): Promise<bigint> {
+    const data = erc20.encodeFunctionData('transfer', [recipient, baseUnits]);
+    return this.bounded('eth_estimateGas', this.provider.estimateGas({ from, to: this.usdcAddress, data }));
+  }
+
+  // The number of the node's 'safe' or 'finalized' block, or null when the node does not offer the tag.
+  async taggedBlockNumber(tag: 'safe' | 'finalized'): Promise<number | null> {
+    try {
+      const block = await this.bounded(`eth_getBlockByNumber ${tag}`, this.provider.getBlock(tag));
+      return block ? block.number : null;
+    } catch (err) {
+      if (
+        /unknown block|not supported|invalid (block|argument)|unsupported/i.test(
+          String((err as Error).message),
+        )
+      )
+        return null;
+      throw err;
+    }
   }
 
   async ethBalance(address: string): Promise<bigint> {

@@ -1,9 +1,10 @@
-import { Interface, Transaction, Wallet } from 'ethers';
+import { Interface, Transaction, TransactionRequest, Wallet } from 'ethers';
 
 import { ERC20_ABI } from '@onramp/chain';
 
 import { loadChainSettlementConfig } from '../config';
-import { feesOfSigned, TransferSigner } from './transfer-signer';
+import { LocalKeySigner } from './local-key-signer';
+import { feesOfSigned, SignerMismatchError, TransferSigner } from './transfer-signer';
 
 describe('TransferSigner', () => {
   const wallet = Wallet.createRandom();
@@ -15,14 +16,14 @@ describe('TransferSigner', () => {
     USDC_ADDRESS: usdc,
     SETTLEMENT_SIGNER_KEY: wallet.privateKey,
     CHAIN_ID: '42161',
-    SETTLEMENT_GAS_LIMIT: '90000',
   });
-  const signer = new TransferSigner(config);
+  const signer = new LocalKeySigner(config, wallet.privateKey);
+  const gasLimit = 90_000n;
   const recipient = Wallet.createRandom().address;
 
-  it('signs an ERC-20 transfer offline with the given nonce, chain id and fixed gas limit', async () => {
+  it('signs an ERC-20 transfer offline with the given nonce, chain id and gas limit', async () => {
     const fees = { maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
-    const signed = await signer.sign({ recipient, baseUnits: 106_920_000n, nonce: 7n, fees });
+    const signed = await signer.sign({ recipient, baseUnits: 106_920_000n, nonce: 7n, fees, gasLimit });
     const tx = Transaction.from(signed.rawTx);
 
     expect(signer.address).toBe(wallet.address);
@@ -41,7 +42,7 @@ describe('TransferSigner', () => {
   });
 
   it('is deterministic: the same request gives the same bytes (a retry can never pay twice)', async () => {
-    const req = { recipient, baseUnits: 1n, nonce: 0n, fees: { gasPrice: 1_000n } };
+    const req = { recipient, baseUnits: 1n, nonce: 0n, fees: { gasPrice: 1_000n }, gasLimit };
     const a = await signer.sign(req);
     const b = await signer.sign(req);
     expect(a).toEqual(b);
@@ -50,9 +51,9 @@ describe('TransferSigner', () => {
 
   it('signs a replacement that differs from the original in its fees only', async () => {
     const fees = { maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
-    const original = await signer.sign({ recipient, baseUnits: 5n, nonce: 11n, fees });
+    const original = await signer.sign({ recipient, baseUnits: 5n, nonce: 11n, fees, gasLimit });
     const higher = { maxFeePerGas: 3_375_000_000n, maxPriorityFeePerGas: 1_125_000_000n };
-    const replacement = await signer.signReplacement(original.rawTx, higher);
+    const replacement = await signer.signReplacement(original.rawTx, { fees: higher });
     const [a, b] = [Transaction.from(original.rawTx), Transaction.from(replacement.rawTx)];
 
     expect(replacement.txHash).not.toBe(original.txHash);
@@ -69,11 +70,63 @@ describe('TransferSigner', () => {
     expect(feesOfSigned(replacement.rawTx)).toEqual(higher);
   });
 
+  it('signs a replacement with a higher gas limit after a node refused the first as too low', async () => {
+    const fees = { gasPrice: 5n };
+    const original = await signer.sign({ recipient, baseUnits: 5n, nonce: 12n, fees, gasLimit: 21_000n });
+    const raised = await signer.signReplacement(original.rawTx, { fees, gasLimit: 60_000n });
+    const [a, b] = [Transaction.from(original.rawTx), Transaction.from(raised.rawTx)];
+    expect([b.nonce, b.data, b.gasLimit, b.gasPrice]).toEqual([a.nonce, a.data, 60_000n, 5n]);
+  });
+
   it("refuses to replace another wallet's transaction", async () => {
-    const other = new TransferSigner({ ...config, signerKey: Wallet.createRandom().privateKey });
-    const theirs = await other.sign({ recipient, baseUnits: 1n, nonce: 0n, fees: { gasPrice: 1n } });
-    await expect(signer.signReplacement(theirs.rawTx, { gasPrice: 2n })).rejects.toThrow(
+    const other = new LocalKeySigner(config, Wallet.createRandom().privateKey);
+    const theirs = await other.sign({
+      recipient,
+      baseUnits: 1n,
+      nonce: 0n,
+      fees: { gasPrice: 1n },
+      gasLimit,
+    });
+    await expect(signer.signReplacement(theirs.rawTx, { fees: { gasPrice: 2n } })).rejects.toThrow(
       /not by this hot wallet/,
     );
+  });
+
+  // A signer that answers with other bytes than asked: another key, nonce or recipient. Nothing of it is stored.
+  class TamperingSigner extends TransferSigner {
+    readonly address = wallet.address;
+    constructor(
+      private readonly key: string,
+      private readonly tamper: (r: TransactionRequest) => TransactionRequest,
+    ) {
+      super(config);
+    }
+    protected signRequest(request: TransactionRequest): Promise<string> {
+      return new Wallet(this.key).signTransaction(this.tamper(request));
+    }
+  }
+
+  it('refuses bytes from a signer that do not match the request (key, nonce, recipient, chain, gas)', async () => {
+    const req = { recipient, baseUnits: 1n, nonce: 3n, fees: { gasPrice: 1n }, gasLimit };
+    const cases: Array<[string, TransferSigner]> = [
+      ['is signed by', new TamperingSigner(Wallet.createRandom().privateKey, (r) => r)],
+      ['has nonce', new TamperingSigner(wallet.privateKey, (r) => ({ ...r, nonce: 4 }))],
+      ['goes to', new TamperingSigner(wallet.privateKey, (r) => ({ ...r, to: recipient }))],
+      ['is for chain', new TamperingSigner(wallet.privateKey, (r) => ({ ...r, chainId: 1n }))],
+      ['has gas limit', new TamperingSigner(wallet.privateKey, (r) => ({ ...r, gasLimit: 1_000_000n }))],
+      ['offers fees', new TamperingSigner(wallet.privateKey, (r) => ({ ...r, gasPrice: 1_000n }))],
+      [
+        'carries data',
+        new TamperingSigner(wallet.privateKey, (r) => ({
+          ...r,
+          data: new Interface(ERC20_ABI).encodeFunctionData('transfer', [recipient, 2n]),
+        })),
+      ],
+    ];
+    for (const [problem, tampering] of cases) {
+      const err = await tampering.sign(req).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SignerMismatchError);
+      expect((err as Error).message).toContain(problem);
+    }
   });
 });

@@ -1,16 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Interface, Transaction, TransactionRequest, Wallet } from 'ethers';
+import { getAddress, Interface, Transaction, TransactionRequest } from 'ethers';
 
 import { ERC20_ABI } from '@onramp/chain';
 import { FeeParams } from '@onramp/settlement-domain';
 
-import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
+import { ChainSettlementConfig } from '../config';
 
 export interface TransferToSign {
   recipient: string;
   baseUnits: bigint;
   nonce: bigint;
   fees: FeeParams;
+  gasLimit: bigint;
 }
 
 export interface SignedTransfer {
@@ -18,24 +18,43 @@ export interface SignedTransfer {
   txHash: string;
 }
 
+// What a replacement of a stored transaction may change: its fees, and its gas limit after a node
+// refused it as too low. Never the recipient, the amount, the nonce or the chain.
+export interface ReplacementChanges {
+  fees: FeeParams;
+  gasLimit?: bigint;
+}
+
 const erc20 = new Interface(ERC20_ABI);
 
-// Signs USDC transfers offline with the hot wallet key. The nonce is always explicit (allocated
-// under the signer row lock), and the gas limit is fixed: no estimation, so a transfer that would
-// revert is still mined (and reverts), which keeps the wallet's nonces gapless.
-@Injectable()
-export class TransferSigner {
-  private readonly wallet: Wallet;
-  readonly address: string;
+// The seam between settlement and whatever holds the hot wallet's key: a key in this process
+// (LocalKeySigner) or a remote signer over JSON-RPC (RemoteRpcSigner: Web3Signer, Clef). An abstract
+// class rather than a TypeScript interface so Nest can inject it by type. Both sign the request built
+// here, and both answers are checked here against that request before anyone stores them: a signer
+// that returns other bytes (another nonce, recipient, chain or key) is refused, never broadcast.
+// The nonce is always explicit (allocated under the signer row lock).
+export abstract class TransferSigner {
+  abstract readonly address: string;
 
-  constructor(@Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig) {
-    this.wallet = new Wallet(config.signerKey);
-    this.address = this.wallet.address;
+  constructor(protected readonly config: ChainSettlementConfig) {}
+
+  protected abstract signRequest(request: TransactionRequest): Promise<string>;
+
+  async sign(transfer: TransferToSign): Promise<SignedTransfer> {
+    const base: TransactionRequest = {
+      chainId: BigInt(this.config.chainId),
+      nonce: Number(transfer.nonce),
+      to: this.config.usdcAddress,
+      value: 0n,
+      data: erc20.encodeFunctionData('transfer', [transfer.recipient, transfer.baseUnits]),
+      gasLimit: transfer.gasLimit,
+    };
+    return this.signChecked(withFees(base, transfer.fees));
   }
 
-  // The same transfer (recipient, amount, nonce, gas limit, chain) with other fees, rebuilt from the
-  // stored bytes: a replacement can differ from the original in its fees and nothing else.
-  async signReplacement(previousRawTx: string, fees: FeeParams): Promise<SignedTransfer> {
+  // The same transfer (recipient, amount, nonce, chain) rebuilt from the stored bytes, with other
+  // fees and maybe a higher gas limit.
+  async signReplacement(previousRawTx: string, changes: ReplacementChanges): Promise<SignedTransfer> {
     const previous = Transaction.from(previousRawTx);
     if (previous.from !== this.address)
       throw new Error(`transaction ${previous.hash} was signed by ${previous.from}, not by this hot wallet`);
@@ -45,27 +64,50 @@ export class TransferSigner {
       to: previous.to,
       value: previous.value,
       data: previous.data,
-      gasLimit: previous.gasLimit,
+      gasLimit: changes.gasLimit ?? previous.gasLimit,
     };
-    return this.signRequest(withFees(base, fees));
+    return this.signChecked(withFees(base, changes.fees));
   }
 
-  async sign(transfer: TransferToSign): Promise<SignedTransfer> {
-    const base: TransactionRequest = {
-      chainId: BigInt(this.config.chainId),
-      nonce: Number(transfer.nonce),
-      to: this.config.usdcAddress,
-      value: 0n,
-      data: erc20.encodeFunctionData('transfer', [transfer.recipient, transfer.baseUnits]),
-      gasLimit: this.config.gasLimit,
-    };
-    return this.signRequest(withFees(base, transfer.fees));
+  private async signChecked(request: TransactionRequest): Promise<SignedTransfer> {
+    const rawTx = await this.signRequest(request);
+    const tx = Transaction.from(rawTx);
+    const problem = mismatchOf(tx, request, this.address);
+    if (problem) throw new SignerMismatchError(`the signer returned a transaction that ${problem}; refused`);
+    return { rawTx, txHash: tx.hash as string };
   }
+}
 
-  private async signRequest(request: TransactionRequest): Promise<SignedTransfer> {
-    const rawTx = await this.wallet.signTransaction(request);
-    return { rawTx, txHash: Transaction.from(rawTx).hash as string };
-  }
+// A signer answered with bytes that are not the transfer asked for. Nothing is stored or sent.
+export class SignerMismatchError extends Error {}
+
+function mismatchOf(tx: Transaction, want: TransactionRequest, address: string): string | undefined {
+  const fees = feesOf(tx);
+  const checks: Array<[string, unknown, unknown]> = [
+    ['is signed by', tx.from && getAddress(tx.from), getAddress(address)],
+    ['goes to', tx.to && getAddress(tx.to), getAddress(String(want.to))],
+    ['has nonce', BigInt(tx.nonce), BigInt(want.nonce as number)],
+    ['is for chain', tx.chainId, BigInt(want.chainId as bigint)],
+    ['carries data', tx.data.toLowerCase(), String(want.data).toLowerCase()],
+    ['sends value', tx.value, BigInt(want.value as bigint)],
+    ['has gas limit', tx.gasLimit, BigInt(want.gasLimit as bigint)],
+    [
+      'offers fees',
+      fees && JSON.stringify(fees, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+      JSON.stringify(wantFees(want), (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+    ],
+  ];
+  const bad = checks.find(([, got, expected]) => got !== expected);
+  return bad ? `${bad[0]} ${String(bad[1])} instead of ${String(bad[2])}` : undefined;
+}
+
+function wantFees(request: TransactionRequest): FeeParams {
+  return request.type === 0
+    ? { gasPrice: BigInt(request.gasPrice as bigint) }
+    : {
+        maxFeePerGas: BigInt(request.maxFeePerGas as bigint),
+        maxPriorityFeePerGas: BigInt(request.maxPriorityFeePerGas as bigint),
+      };
 }
 
 function withFees(base: TransactionRequest, fees: FeeParams): TransactionRequest {
@@ -74,11 +116,22 @@ function withFees(base: TransactionRequest, fees: FeeParams): TransactionRequest
     : { ...base, type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
 }
 
+function feesOf(tx: Transaction): FeeParams | undefined {
+  if (tx.type === 2 && tx.maxFeePerGas !== null && tx.maxPriorityFeePerGas !== null)
+    return { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas };
+  if (tx.type !== 2 && tx.gasPrice !== null) return { gasPrice: tx.gasPrice };
+  return undefined;
+}
+
 // The fees a signed transaction offers, read from its bytes.
 export function feesOfSigned(rawTx: string): FeeParams {
   const tx = Transaction.from(rawTx);
-  if (tx.maxFeePerGas !== null && tx.maxPriorityFeePerGas !== null)
-    return { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas };
-  if (tx.gasPrice !== null) return { gasPrice: tx.gasPrice };
-  throw new Error(`transaction ${tx.hash} carries no fees`);
+  const fees = feesOf(tx);
+  if (!fees) throw new Error(`transaction ${tx.hash} carries no fees`);
+  return fees;
+}
+
+// The gas limit a signed transaction was given.
+export function gasLimitOfSigned(rawTx: string): bigint {
+  return Transaction.from(rawTx).gasLimit;
 }

@@ -8,6 +8,7 @@ import { SETTLEMENT_STATES } from '@onramp/settlement-domain';
 
 import { ChainClient } from '../chain/chain.client';
 import { TransferSigner } from '../chain/transfer-signer';
+import { RECIPIENT_REFUSED } from '../chain/recipient-screening';
 import { HELD_UNDERFUNDED } from '../worker/sign-pending.step';
 
 type Metric = MetricFamily;
@@ -40,7 +41,7 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
   }
 
   private async fromDatabase(): Promise<Metric[]> {
-    const [byState, [held], [txs], [open]] = await Promise.all([
+    const [byState, [held], [txs], [open], [screening]] = await Promise.all([
       this.dataSource.query<Array<{ state: string; n: number }>>(
         `SELECT state, count(*)::int AS n FROM "settlement"."settlements" GROUP BY state`,
       ),
@@ -53,7 +54,11 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
       ),
       this.dataSource.query<Array<{ age: number | null }>>(
         `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM "settlement"."settlements"
-         WHERE state IN ('PENDING', 'SIGNED', 'BROADCAST')`,
+         WHERE state IN ('PENDING', 'HELD', 'SIGNED', 'BROADCAST')`,
+      ),
+      this.dataSource.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM "settlement"."settlements" WHERE state = 'FAILED' AND starts_with(last_error, $1)`,
+        [RECIPIENT_REFUSED],
       ),
     ]);
     const count = new Map(byState.map((r) => [r.state, r.n]));
@@ -69,6 +74,18 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
         help: 'PENDING settlements held because the hot wallet cannot pay them (USDC or gas).',
         type: 'gauge',
         samples: [{ value: held?.n ?? 0 }],
+      },
+      {
+        name: 'settlement_held_over_cap',
+        help: 'Settlements HELD unsigned because they are over a payout cap (per transfer or rolling 24 h).',
+        type: 'gauge',
+        samples: [{ value: count.get('HELD') ?? 0 }],
+      },
+      {
+        name: 'settlement_recipients_refused_total',
+        help: 'Settlements failed before signing: recipient USDC-blacklisted or on the sanctioned list.',
+        type: 'counter',
+        samples: [{ value: screening?.n ?? 0 }],
       },
       {
         name: 'settlement_transaction_replacements_total',

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 
 import { EventEnvelope, PaymentReversedV1, Topics } from '@onramp/contracts';
 import { EventConsumer, OutboxWriter } from '@onramp/messaging';
@@ -48,13 +48,17 @@ export class PaymentReversedHandler implements OnModuleInit {
     );
     const state = rows[0]?.state;
     const outcome: ReversalOutcome =
-      state === undefined ? 'BEFORE_SETTLEMENT' : state === 'PENDING' ? 'CANCELLED' : 'TOO_LATE';
+      state === undefined
+        ? 'BEFORE_SETTLEMENT'
+        : state === 'PENDING' || state === 'HELD' // HELD over a payout cap: not signed either
+          ? 'CANCELLED'
+          : 'TOO_LATE';
     const reason = reversedPaymentReason(d.reason);
     if (outcome === 'CANCELLED') {
-      assertTransition('PENDING', 'CANCELLED');
+      assertTransition(state as SettlementState, 'CANCELLED');
       await manager.update(
         SettlementEntity,
-        { orderUuid: d.orderUuid, state: 'PENDING' },
+        { orderUuid: d.orderUuid, state: In(['PENDING', 'HELD']) },
         { state: 'CANCELLED', lastError: reason, updatedAt: new Date() },
       );
     }

@@ -74,6 +74,14 @@ export class SettlementEntity {
   @Column('timestamptz', { name: 'next_attempt_at' })
   nextAttemptAt!: Date;
 
+  // When its first transaction was signed: the rolling 24 h payout cap sums what was signed since.
+  @Column('timestamptz', { name: 'signed_at', nullable: true })
+  signedAt!: Date | null;
+
+  // The operator who released it from HELD past its payout caps.
+  @Column('text', { name: 'released_by', nullable: true })
+  releasedBy!: string | null;
+
   @Column('timestamptz', { name: 'broadcast_at', nullable: true })
   broadcastAt!: Date | null;
 

@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 
 import { retryDelayMs, SettlementState } from '@onramp/settlement-domain';
 
@@ -111,4 +111,39 @@ export async function inFlightOf(
     [signerAddress],
   );
   return { baseUnits: BigInt(row.units), count: BigInt(row.n) };
+}
+
+// USDC base units this wallet signed for in the last `windowMs` (payouts that may still land or
+// have landed; a transfer that reverted on chain counts too: the cap limits what we sign).
+export async function signedInWindow(
+  manager: EntityManager,
+  signerAddress: string,
+  windowMs: number,
+): Promise<bigint> {
+  const [row]: { units: string }[] = await manager.query(
+    `SELECT COALESCE(SUM(token_base_units), 0)::text AS units FROM "settlement"."settlements"
+     WHERE signer_address = $1 AND signed_at > now() - ($2::int * interval '1 millisecond')`,
+    [signerAddress, windowMs],
+  );
+  return BigInt(row.units);
+}
+
+// PENDING -> HELD (or HELD stays HELD), unsigned: no nonce is taken. Looked at again after
+// `recheckMs`: the rolling window may have room by then.
+export async function holdSettlement(
+  manager: EntityManager,
+  settlement: Pick<SettlementEntity, 'orderUuid'>,
+  reason: string,
+  recheckMs: number,
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid: settlement.orderUuid, state: In(['PENDING', 'HELD']) },
+    {
+      state: 'HELD',
+      lastError: reason,
+      nextAttemptAt: new Date(Date.now() + recheckMs),
+      updatedAt: new Date(),
+    },
+  );
 }

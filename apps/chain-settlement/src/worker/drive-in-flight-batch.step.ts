@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { assertTransition, isStuck, outcomeOfReceipt, SettlementState } from '@onramp/settlement-domain';
 
 import { ChainClient, ChainReceipt } from '../chain/chain.client';
+import { Finality } from '../chain/finality';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { markSent, transactionsOfMany } from '../settlements/settlement-transaction.repository';
@@ -35,6 +36,7 @@ export class DriveInFlightBatchStep {
     private readonly dataSource: DataSource,
     private readonly chain: ChainClient,
     private readonly finalizer: SettlementFinalizer,
+    private readonly finality: Finality,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
@@ -119,10 +121,10 @@ export class DriveInFlightBatchStep {
     txsOf: Map<string, SettlementTransactionEntity[]>,
     result: InFlightBatchResult,
   ): Promise<void> {
-    const head = await this.chain.blockNumber();
+    const finalHeight = await this.finality.finalHeight();
     for (const { s, receipt } of mined) {
-      // Short of confirmations: the one-by-one step records the block and waits.
-      if (head - receipt.blockNumber + 1 < this.config.confirmations) continue;
+      // Not final yet: the one-by-one step records the block and waits.
+      if (receipt.blockNumber > finalHeight) continue;
       const tx = txsOf.get(s.orderUuid)?.find((t) => t.txHash === receipt.txHash);
       if (!tx) continue;
       let state: SettlementState = s.state;

@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import {
   assertTransition,
   classifyChainError,
+  gasRejectionOf,
+  GasRejection,
   isStuck,
   outcomeOfReceipt,
   SettlementState,
@@ -11,6 +13,7 @@ import {
 
 import { crashPoint } from './crash-point';
 import { ChainClient, ChainReceipt } from '../chain/chain.client';
+import { Finality } from '../chain/finality';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { markSent, transactionsOf } from '../settlements/settlement-transaction.repository';
@@ -25,7 +28,10 @@ export { TRANSFER_REVERTED_REASON } from './settlement-finalizer.service';
 // A node may drop a transaction from its mempool; the same bytes are sent again after this long.
 export const REBROADCAST_AFTER_MS = 15_000;
 
-type SendOutcome = { kind: 'sent' | 'known'; receipt: ChainReceipt | null } | { kind: 'nonce-taken' };
+type SendOutcome =
+  | { kind: 'sent' | 'known'; receipt: ChainReceipt | null }
+  | { kind: 'nonce-taken' }
+  | { kind: 'gas-refused'; rejection: GasRejection };
 
 // SIGNED/BROADCAST -> BROADCAST -> CONFIRMED | FAILED. Only stored bytes are ever sent (the
 // settlement's latest transaction), so a restart, a retry or a second worker can at worst send the
@@ -40,6 +46,7 @@ export class DriveInFlightStep {
     private readonly chain: ChainClient,
     private readonly replacer: TransactionReplacer,
     private readonly finalizer: SettlementFinalizer,
+    private readonly finality: Finality,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
@@ -64,6 +71,7 @@ export class DriveInFlightStep {
           await deferSettlement(manager, s, reason, this.config.pollMs);
           return { kind: 'deferred', orderUuid: s.orderUuid };
         }
+        if (sent.kind === 'gas-refused') return this.replacer.resign(manager, s, current, sent.rejection);
         receipt = sent.receipt;
         await markSent(manager, current.txHash);
         if (state === 'SIGNED') {
@@ -86,8 +94,7 @@ export class DriveInFlightStep {
         assertTransition(state, 'BROADCAST'); // a receipt proves the bytes reached the chain
         state = 'BROADCAST';
       }
-      const confirmations = (await this.chain.blockNumber()) - receipt.blockNumber + 1;
-      if (confirmations < this.config.confirmations) {
+      if (receipt.blockNumber > (await this.finality.finalHeight())) {
         await manager.update(
           SettlementEntity,
           { orderUuid: s.orderUuid },
@@ -120,7 +127,8 @@ export class DriveInFlightStep {
 
   // 'sent': the node took it. 'known': the node already has it, or one of our transactions with
   // its nonce (maybe mined: its receipt is returned). 'nonce-taken': the nonce is spent, and by
-  // none of our hashes. Transient and rejecting errors throw; the worker retries later.
+  // none of our hashes. 'gas-refused': too little gas or fee, which no retry cures. Transient and
+  // other rejecting errors throw; the worker retries later.
   private async send(current: SettlementTransactionEntity, hashes: string[]): Promise<SendOutcome> {
     try {
       await this.chain.broadcast(current.rawTx);
@@ -128,6 +136,8 @@ export class DriveInFlightStep {
       this.log.log(`order ${current.orderUuid}: broadcast ${current.txHash} (nonce ${current.nonce})`);
       return { kind: 'sent', receipt: null };
     } catch (err) {
+      const rejection = gasRejectionOf(err);
+      if (rejection) return { kind: 'gas-refused', rejection };
       if (classifyChainError(err) !== 'clue')
         throw new Error(`broadcast of ${current.txHash} failed`, { cause: err });
       const receipt = await this.chain.receiptOfAny(hashes);

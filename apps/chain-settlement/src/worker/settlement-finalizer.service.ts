@@ -24,6 +24,29 @@ export class SettlementFinalizer {
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
+  // PENDING -> FAILED before anything was signed (screening refused the recipient): no nonce, no
+  // transaction; transfer.failed carries an empty hash and the reason, and the order fails.
+  async refuseBeforeSigning(manager: EntityManager, s: SettlementEntity, reason: string): Promise<void> {
+    await manager.update(
+      SettlementEntity,
+      { orderUuid: s.orderUuid, state: In(['PENDING', 'HELD']) },
+      { state: 'FAILED', lastError: reason, updatedAt: new Date() },
+    );
+    this.log.warn(`order ${s.orderUuid}: ${reason}`);
+    await this.outbox.append(manager, {
+      type: Topics.TransferFailed,
+      key: s.orderUuid,
+      merchantId: s.merchantId,
+      traceparent: s.traceparent ?? undefined,
+      data: {
+        orderUuid: s.orderUuid,
+        transactionHash: '',
+        payedAmount: normalizeDecimal(s.payedAmount),
+        reason,
+      },
+    });
+  }
+
   async finalize(
     manager: EntityManager,
     s: SettlementEntity,

@@ -103,9 +103,9 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
       (skip, onPicked) => this.inFlight.runOnce(skip, onPicked),
       batch.handled,
     );
-    if (batch.finalized + driving.finalized > 0) this.relay.nudge();
+    if (signing.finalized + batch.finalized + driving.finalized > 0) this.relay.nudge();
     return {
-      busy: signing.progressed + batch.sent + batch.finalized + driving.progressed > 0,
+      busy: signing.progressed + signing.finalized + batch.sent + batch.finalized + driving.progressed > 0,
       recheckMs: batch.handled.size + driving.waiting > 0 ? this.config.receiptPollMs : undefined,
     };
   }
@@ -128,17 +128,20 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   // Signs what is due in one batch; if the batch fails (one settlement's FX quote or signature, the
   // node), nothing of it was signed and the settlements are taken one by one instead, so the failure
   // is recorded against the settlement that caused it and the others still go out.
-  private async signBatch(): Promise<{ progressed: number }> {
-    if (!this.running) return { progressed: 0 };
+  private async signBatch(): Promise<{ progressed: number; finalized: number }> {
+    if (!this.running) return { progressed: 0, finalized: 0 };
     let signed: number;
+    let refused: number;
     try {
-      signed = (await this.signing.runBatch(new Set(), SIGN_BATCH)).signed.length;
+      const result = await this.signing.runBatch(new Set(), SIGN_BATCH);
+      signed = result.signed.length;
+      refused = result.refused.length;
     } catch (err) {
       this.log.warn(`signing a batch failed, signing one by one: ${describeChainError(err)}`);
       return this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
     }
     if (signed > 0) crashPoint('after-sign');
-    return { progressed: signed };
+    return { progressed: signed, finalized: refused };
   }
 
   private async drain(

@@ -5,12 +5,16 @@ import { usdcToString } from '@onramp/money';
 import {
   assertTransition,
   capFees,
+  checkPayoutCaps,
   FeeParams,
+  gasLimitFromEstimate,
   maxGasPrice,
+  PAYOUT_CAP_WINDOW_MS,
   StaleFxRateError,
 } from '@onramp/settlement-domain';
 
 import { ChainClient } from '../chain/chain.client';
+import { RecipientScreening } from '../chain/recipient-screening';
 import { TransferSigner } from '../chain/transfer-signer';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { FxQuoteService } from '../fx/fx-quote.service';
@@ -18,25 +22,42 @@ import { SettlementEntity } from '../settlements/settlement.entity';
 import { recordSignedTransaction } from '../settlements/settlement-transaction.repository';
 import {
   deferSettlement,
+  holdSettlement,
   inFlightOf,
   lockDue,
   lockNextDue,
   lockSigner,
+  signedInWindow,
 } from '../settlements/settlement.repository';
 import { SignerEntity } from '../settlements/signer.entity';
+import { SettlementFinalizer } from './settlement-finalizer.service';
 import { OnPicked, StepResult } from './step-result';
 
 export interface SignBatchResult {
   signed: string[]; // order uuids, in nonce order
-  deferred: string[]; // held: underfunded wallet or no fresh FX rate
+  deferred: string[]; // waiting: underfunded wallet or no fresh FX rate
+  held: string[]; // HELD: over a payout cap
+  refused: string[]; // FAILED before signing: the recipient was refused by screening
 }
 
 // How a held settlement's last_error starts: metrics count held orders by it.
 export const HELD_UNDERFUNDED = 'hot wallet underfunded:';
+export const HELD_OVER_CAP = 'over payout cap:';
 
-// PENDING -> SIGNED. In one transaction: the settlement rows (SKIP LOCKED), the signer row (its
-// nonce counter), a balance preflight, the signatures, and the stored bytes. Nothing leaves this
-// process here: broadcasting happens only after these bytes are committed.
+// A settlement held over a cap is looked at again this often (the rolling window may have room).
+export const HOLD_RECHECK_MS = 60_000;
+
+interface ToSign {
+  s: SettlementEntity;
+  baseUnits: bigint;
+  nonce: bigint;
+}
+
+// PENDING (or HELD) -> SIGNED. In one transaction: the settlement rows (SKIP LOCKED), the signer
+// row (its nonce counter), recipient screening, the payout caps, a balance preflight, a gas
+// estimate, the signatures, and the stored bytes. Nothing leaves this process here: broadcasting
+// happens only after these bytes are committed. A settlement refused, held or deferred here takes
+// no nonce, so the wallet's nonces stay gapless.
 @Injectable()
 export class SignPendingStep {
   private readonly log = new Logger('SettlementWorker');
@@ -45,18 +66,22 @@ export class SignPendingStep {
     private readonly dataSource: DataSource,
     private readonly chain: ChainClient,
     private readonly signer: TransferSigner,
+    private readonly screening: RecipientScreening,
+    private readonly finalizer: SettlementFinalizer,
     private readonly fx: FxQuoteService,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
   async runOnce(skip: Set<string>, onPicked: OnPicked = () => undefined): Promise<StepResult> {
     return this.dataSource.transaction(async (manager): Promise<StepResult> => {
-      const s = await lockNextDue(manager, ['PENDING'], skip, 'created');
+      const s = await lockNextDue(manager, ['PENDING', 'HELD'], skip, 'created');
       if (!s) return { kind: 'idle' };
       skip.add(s.orderUuid);
       onPicked(s.orderUuid);
-      const { signed } = await this.signAll(manager, [s]);
-      return { kind: signed.length > 0 ? 'signed' : 'deferred', orderUuid: s.orderUuid };
+      const r = await this.signAll(manager, [s]);
+      if (r.signed.length > 0) return { kind: 'signed', orderUuid: s.orderUuid };
+      if (r.refused.length > 0) return { kind: 'finalized', orderUuid: s.orderUuid, outcome: 'FAILED' };
+      return { kind: 'deferred', orderUuid: s.orderUuid };
     });
   }
 
@@ -66,16 +91,17 @@ export class SignPendingStep {
   // the failure against the one settlement that caused it.
   async runBatch(skip: Set<string>, limit: number): Promise<SignBatchResult> {
     return this.dataSource.transaction(async (manager) => {
-      const due = await lockDue(manager, ['PENDING'], skip, 'created', limit);
+      const due = await lockDue(manager, ['PENDING', 'HELD'], skip, 'created', limit);
       for (const s of due) skip.add(s.orderUuid);
       return this.signAll(manager, due);
     });
   }
 
-  // In order of `due`: each is priced if needed, checked against the wallet's balances (on top of
-  // everything signed before it, in this batch or earlier), signed with the next nonce and stored.
+  // In order of `due`: each is priced if needed, screened, checked against the payout caps and the
+  // wallet's balances (on top of everything signed before it, in this batch or earlier), given the
+  // next nonce; then all of them get their gas estimates, are signed and stored.
   private async signAll(manager: EntityManager, due: SettlementEntity[]): Promise<SignBatchResult> {
-    const result: SignBatchResult = { signed: [], deferred: [] };
+    const result: SignBatchResult = { signed: [], deferred: [], held: [], refused: [] };
     const priced: SettlementEntity[] = [];
     for (const s of due) {
       if (s.tokenBaseUnits === null && !(await this.requote(manager, s))) result.deferred.push(s.orderUuid);
@@ -88,20 +114,41 @@ export class SignPendingStep {
       this.chain.nonce(address, 'pending'),
     );
     // Everything the chain has to say, asked at once (one batched JSON-RPC round trip), under the signer lock.
-    const [networkFees, chainPending, usdc, eth, inFlight] = await Promise.all([
+    const [networkFees, chainPending, usdc, eth, inFlight, refusals, window] = await Promise.all([
       this.chain.fees(),
       this.chain.nonce(address, 'pending'),
       this.chain.usdcBalance(address),
       this.chain.ethBalance(address),
       inFlightOf(manager, address),
+      this.screening.refusals(priced.map((s) => s.recipientAddress)),
+      signedInWindow(manager, address, PAYOUT_CAP_WINDOW_MS),
     ]);
     const fees = capFees(networkFees, this.config.maxFeeWei);
     // Our counter normally leads; if the wallet was used elsewhere, never reuse a nonce the chain has seen.
     const counter = BigInt(signerRow.nextNonce);
     let nonce = chainPending > counter ? chainPending : counter;
     const committed = { ...inFlight };
+    let signedToday = window;
+    const toSign: ToSign[] = [];
     for (const s of priced) {
       const baseUnits = BigInt(s.tokenBaseUnits as string);
+      const refusal = refusals.get(s.recipientAddress.toLowerCase());
+      if (refusal) {
+        assertTransition(s.state, 'FAILED');
+        await this.finalizer.refuseBeforeSigning(manager, s, refusal);
+        result.refused.push(s.orderUuid);
+        continue;
+      }
+      const overCap = s.releasedBy === null ? this.overCap(baseUnits, signedToday) : undefined;
+      if (overCap) {
+        if (s.state === 'PENDING') {
+          assertTransition(s.state, 'HELD');
+          this.log.warn(`order ${s.orderUuid}: settlement HELD, ${overCap}`);
+        }
+        await holdSettlement(manager, s, `${HELD_OVER_CAP} ${overCap}`, HOLD_RECHECK_MS);
+        result.held.push(s.orderUuid);
+        continue;
+      }
       const shortfall = this.shortfall({ baseUnits, fees, usdc, eth, inFlight: committed });
       if (shortfall) {
         this.log.warn(`hot wallet underfunded: settlement of order ${s.orderUuid} is held (${shortfall})`);
@@ -109,26 +156,75 @@ export class SignPendingStep {
         result.deferred.push(s.orderUuid);
         continue;
       }
-      await this.signAndStore(manager, s, baseUnits, nonce, fees);
+      toSign.push({ s, baseUnits, nonce });
       committed.baseUnits += baseUnits;
       committed.count += 1n;
+      signedToday += baseUnits;
       nonce += 1n;
-      result.signed.push(s.orderUuid);
     }
-    if (result.signed.length > 0)
-      await manager.update(SignerEntity, { address }, { nextNonce: nonce.toString(), updatedAt: new Date() });
+    if (toSign.length === 0) return result;
+
+    // Estimated together (one batched round trip), each against the chain as it is now: the wallet
+    // holds each amount (the preflight above), so an estimate that fails means the transfer would
+    // revert; it throws, nothing is signed, and the settlement that caused it is retried alone.
+    const gasLimits = await Promise.all(toSign.map((t) => this.gasLimitFor(address, t)));
+    const signatures = await Promise.all(
+      toSign.map((t, i) =>
+        this.signer.sign({
+          recipient: t.s.recipientAddress,
+          baseUnits: t.baseUnits,
+          nonce: t.nonce,
+          fees,
+          gasLimit: gasLimits[i] as bigint,
+        }),
+      ),
+    );
+    for (const [i, t] of toSign.entries()) {
+      await this.store(manager, t, fees, signatures[i] as { rawTx: string; txHash: string });
+      result.signed.push(t.s.orderUuid);
+    }
+    await manager.update(SignerEntity, { address }, { nextNonce: nonce.toString(), updatedAt: new Date() });
     return result;
   }
 
-  private async signAndStore(
+  // Fixed when SETTLEMENT_GAS_LIMIT is set; otherwise the node's estimate plus the buffer, within
+  // SETTLEMENT_GAS_CEILING.
+  private async gasLimitFor(address: string, t: ToSign): Promise<bigint> {
+    if (this.config.gasLimit !== undefined) return this.config.gasLimit;
+    const estimate = await this.chain.estimateTransferGas(address, t.s.recipientAddress, t.baseUnits);
+    const choice = gasLimitFromEstimate(estimate, this.config.gasBufferPercent, this.config.gasCeiling);
+    if (choice.kind === 'over-ceiling')
+      throw new Error(
+        `order ${t.s.orderUuid}: the transfer needs ${choice.needed} gas by the node's estimate, above ` +
+          `SETTLEMENT_GAS_CEILING ${this.config.gasCeiling}; not signed`,
+      );
+    return choice.gasLimit;
+  }
+
+  private overCap(baseUnits: bigint, signedToday: bigint): string | undefined {
+    const d = checkPayoutCaps(baseUnits, signedToday, this.config.payoutCaps);
+    switch (d.kind) {
+      case 'within':
+        return undefined;
+      case 'over-per-transfer':
+        return `${usdcToString(d.amount)} USDC is above SETTLEMENT_MAX_PER_TRANSFER_USDC ${usdcToString(d.cap)}; an operator must release it`;
+      case 'over-per-day':
+        return (
+          `${usdcToString(d.amount)} USDC on top of ${usdcToString(d.signedInWindow)} signed in the last 24 h ` +
+          `is above SETTLEMENT_MAX_PER_DAY_USDC ${usdcToString(d.cap)}; signed once the window has room, or when an operator releases it`
+        );
+    }
+  }
+
+  private async store(
     manager: EntityManager,
-    s: SettlementEntity,
-    baseUnits: bigint,
-    nonce: bigint,
+    t: ToSign,
     fees: FeeParams,
+    signed: { rawTx: string; txHash: string },
   ): Promise<void> {
+    const { s, baseUnits, nonce } = t;
     const address = this.signer.address;
-    const signed = await this.signer.sign({ recipient: s.recipientAddress, baseUnits, nonce, fees });
+    if (s.state === 'HELD') assertTransition('HELD', 'PENDING'); // released: the window has room, or an operator
     assertTransition('PENDING', 'SIGNED');
     await recordSignedTransaction(manager, {
       orderUuid: s.orderUuid,
@@ -137,9 +233,10 @@ export class SignPendingStep {
       fees,
       ...signed,
     });
+    const now = new Date();
     await manager.update(
       SettlementEntity,
-      { orderUuid: s.orderUuid, state: 'PENDING' },
+      { orderUuid: s.orderUuid, state: s.state },
       {
         state: 'SIGNED',
         signerAddress: address,
@@ -148,8 +245,9 @@ export class SignPendingStep {
         txHash: signed.txHash,
         lastError: null,
         attempts: 0,
-        nextAttemptAt: new Date(),
-        updatedAt: new Date(),
+        nextAttemptAt: now,
+        signedAt: now,
+        updatedAt: now,
       },
     );
     this.log.log(
@@ -158,7 +256,8 @@ export class SignPendingStep {
   }
 
   // Describes what is missing, or returns undefined when the wallet can pay this transfer on top
-  // of everything it has already signed.
+  // of everything it has already signed. Gas is counted at the most a transfer may use (the fixed
+  // limit, or the ceiling): conservative, as the estimate comes later.
   private shortfall(w: {
     baseUnits: bigint;
     fees: FeeParams;
@@ -167,8 +266,9 @@ export class SignPendingStep {
     inFlight: { baseUnits: bigint; count: bigint };
   }): string | undefined {
     const address = this.signer.address;
+    const gasPerTransfer = this.config.gasLimit ?? this.config.gasCeiling;
     const needUsdc = w.baseUnits + w.inFlight.baseUnits;
-    const needWei = this.config.gasLimit * maxGasPrice(w.fees) * (w.inFlight.count + 1n);
+    const needWei = gasPerTransfer * maxGasPrice(w.fees) * (w.inFlight.count + 1n);
     const missing: string[] = [];
     if (w.usdc < needUsdc)
       missing.push(`${address} holds ${usdcToString(w.usdc)} USDC, needs ${usdcToString(needUsdc)}`);

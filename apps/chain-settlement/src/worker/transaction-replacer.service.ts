@@ -2,10 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { formatUnits } from 'ethers';
 import { EntityManager, In } from 'typeorm';
 
-import { maxGasPrice, replacementFees } from '@onramp/settlement-domain';
+import { GasRejection, maxGasPrice, raisedGasLimit, replacementFees } from '@onramp/settlement-domain';
 
 import { ChainClient } from '../chain/chain.client';
-import { feesOfSigned, TransferSigner } from '../chain/transfer-signer';
+import {
+  feesOfSigned,
+  gasLimitOfSigned,
+  ReplacementChanges,
+  SignedTransfer,
+  TransferSigner,
+} from '../chain/transfer-signer';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { recordSignedTransaction } from '../settlements/settlement-transaction.repository';
@@ -15,7 +21,8 @@ import { StepResult } from './step-result';
 
 const gwei = (wei: bigint): string => formatUnits(wei, 'gwei');
 
-// A stuck transaction gets a successor: same nonce, same transfer, higher fees. The successor is
+// A stuck transaction gets a successor: same nonce, same transfer, higher fees (or, after a node
+// refused it for its gas, a higher gas limit). The successor is
 // only stored here; it is broadcast by a later pass, after this transaction commits, so bytes that
 // may reach a node are always on record. The earlier transactions stay on record too: any of them
 // may still be mined, and whichever is decides the outcome.
@@ -44,12 +51,76 @@ export class TransactionReplacer {
       await deferSettlement(manager, s, reason, this.config.pollMs);
       return { kind: 'deferred', orderUuid: s.orderUuid };
     }
-    const signed = await this.signer.signReplacement(current.rawTx, next.fees);
+    const signed = await this.store(manager, s, current, { fees: next.fees });
+    this.log.warn(
+      `order ${s.orderUuid}: ${current.txHash} (nonce ${current.nonce}) has no receipt after ` +
+        `${this.config.stuckAfterMs / 1000} s; replaced by ${signed.txHash} ` +
+        `(max fee ${gwei(maxGasPrice(previous))} -> ${gwei(maxGasPrice(next.fees))} gwei)`,
+    );
+    return { kind: 'replaced', orderUuid: s.orderUuid };
+  }
+
+  // The node refused the current transaction for its gas ("intrinsic gas too low", "transaction
+  // underpriced"): the same bytes would be refused forever, wedging every later nonce of the
+  // wallet. The same transfer with the same nonce is signed again with a higher gas limit (up to
+  // SETTLEMENT_GAS_CEILING) or higher fees (up to SETTLEMENT_MAX_FEE_GWEI); past those, the
+  // settlement waits for an operator with the reason on record.
+  async resign(
+    manager: EntityManager,
+    s: SettlementEntity,
+    current: SettlementTransactionEntity,
+    rejection: GasRejection,
+  ): Promise<StepResult> {
+    const previousFees = feesOfSigned(current.rawTx);
+    const previousGas = gasLimitOfSigned(current.rawTx);
+    const refused = `the node refused ${current.txHash} (nonce ${current.nonce})`;
+    if (rejection.kind === 'gas-limit') {
+      const gasLimit = raisedGasLimit(
+        previousGas,
+        rejection.wantedGas,
+        this.config.gasBufferPercent,
+        this.config.gasCeiling,
+      );
+      if (gasLimit === undefined) {
+        const reason = `${refused}: gas limit ${previousGas} too low, and SETTLEMENT_GAS_CEILING ${this.config.gasCeiling} allows no more: operator action needed`;
+        this.log.error(`order ${s.orderUuid}: ${reason}`);
+        await deferSettlement(manager, s, reason, this.config.pollMs);
+        return { kind: 'deferred', orderUuid: s.orderUuid };
+      }
+      const signed = await this.store(manager, s, current, { fees: previousFees, gasLimit });
+      this.log.warn(
+        `order ${s.orderUuid}: ${refused} as its gas limit ${previousGas} was too low; signed ${signed.txHash} with ${gasLimit}`,
+      );
+      return { kind: 'replaced', orderUuid: s.orderUuid };
+    }
+    const next = replacementFees(previousFees, await this.chain.fees(), this.config.maxFeeWei);
+    if (next.kind === 'capped') {
+      const reason = `${refused} as underpriced; more than ${gwei(next.capWei)} gwei (SETTLEMENT_MAX_FEE_GWEI) would be needed: waiting`;
+      this.log.error(`order ${s.orderUuid}: ${reason}`);
+      await deferSettlement(manager, s, reason, this.config.pollMs);
+      return { kind: 'deferred', orderUuid: s.orderUuid };
+    }
+    const signed = await this.store(manager, s, current, { fees: next.fees });
+    this.log.warn(
+      `order ${s.orderUuid}: ${refused} as underpriced; signed ${signed.txHash} ` +
+        `(max fee ${gwei(maxGasPrice(previousFees))} -> ${gwei(maxGasPrice(next.fees))} gwei)`,
+    );
+    return { kind: 'replaced', orderUuid: s.orderUuid };
+  }
+
+  // The successor is stored before anything sends it; a later pass broadcasts it.
+  private async store(
+    manager: EntityManager,
+    s: SettlementEntity,
+    current: SettlementTransactionEntity,
+    changes: ReplacementChanges,
+  ): Promise<SignedTransfer> {
+    const signed = await this.signer.signReplacement(current.rawTx, changes);
     await recordSignedTransaction(manager, {
       orderUuid: s.orderUuid,
       signerAddress: current.signerAddress,
       nonce: BigInt(current.nonce),
-      fees: next.fees,
+      fees: changes.fees,
       ...signed,
     });
     await manager.update(
@@ -57,11 +128,6 @@ export class TransactionReplacer {
       { orderUuid: s.orderUuid, state: In(['SIGNED', 'BROADCAST']) },
       { rawTx: signed.rawTx, txHash: signed.txHash, nextAttemptAt: new Date(), updatedAt: new Date() },
     );
-    this.log.warn(
-      `order ${s.orderUuid}: ${current.txHash} (nonce ${current.nonce}) has no receipt after ` +
-        `${this.config.stuckAfterMs / 1000} s; replaced by ${signed.txHash} ` +
-        `(max fee ${gwei(maxGasPrice(previous))} -> ${gwei(maxGasPrice(next.fees))} gwei)`,
-    );
-    return { kind: 'replaced', orderUuid: s.orderUuid };
+    return signed;
   }
 }

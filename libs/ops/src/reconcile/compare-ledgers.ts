@@ -9,7 +9,7 @@ import {
 } from './ledger.types';
 
 const lc = (s: string): string => s.toLowerCase();
-const IN_FLIGHT = new Set(['PENDING', 'SIGNED', 'BROADCAST']);
+const IN_FLIGHT = new Set(['PENDING', 'HELD', 'SIGNED', 'BROADCAST']);
 
 interface Linked {
   transfer: ChainTransfer;

@@ -1,6 +1,11 @@
 import { makeError } from 'ethers';
 
-import { classifyChainError, describeChainError, isAlreadyKnownClue } from './broadcast-errors';
+import {
+  classifyChainError,
+  describeChainError,
+  gasRejectionOf,
+  isAlreadyKnownClue,
+} from './broadcast-errors';
 
 describe('isAlreadyKnownClue', () => {
   it('recognizes what ethers makes of "nonce too low" and replacement answers', () => {
@@ -66,5 +71,31 @@ describe('classifyChainError', () => {
   it('calls anything else a rejection', () => {
     expect(classifyChainError(makeError('insufficient funds', 'INSUFFICIENT_FUNDS'))).toBe('rejected');
     expect(classifyChainError(new Error('invalid sender'))).toBe('rejected');
+  });
+});
+
+describe('gasRejectionOf', () => {
+  it('reads "intrinsic gas too low" as a gas limit to raise, with what the node wants when it says', () => {
+    const geth = makeError('could not coalesce error', 'UNKNOWN_ERROR', {
+      error: { code: -32000, message: 'intrinsic gas too low: have 21000, want 53000' },
+    });
+    expect(gasRejectionOf(geth)).toEqual({ kind: 'gas-limit', wantedGas: 53_000n });
+    expect(gasRejectionOf(new Error('intrinsic gas too low'))).toEqual({ kind: 'gas-limit' });
+    expect(gasRejectionOf(new Error('broadcast failed', { cause: new Error('gas too low') }))).toEqual({
+      kind: 'gas-limit',
+    });
+  });
+
+  it('reads an underpriced or below-base-fee transaction as fees to raise', () => {
+    expect(gasRejectionOf(new Error('transaction underpriced'))).toEqual({ kind: 'fee' });
+    expect(gasRejectionOf(new Error('max fee per gas less than block base fee: address 0x1'))).toEqual({
+      kind: 'fee',
+    });
+  });
+
+  it('leaves clues and other failures alone', () => {
+    expect(gasRejectionOf(new Error('replacement transaction underpriced'))).toBeUndefined();
+    expect(gasRejectionOf(new Error('nonce too low'))).toBeUndefined();
+    expect(gasRejectionOf(new Error('insufficient funds for gas * price + value'))).toBeUndefined();
   });
 });

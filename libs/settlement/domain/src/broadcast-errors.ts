@@ -75,6 +75,37 @@ export function isAlreadyKnownClue(err: unknown): boolean {
   return messagesOf(err).some((m) => CLUE_PATTERNS.some((p) => p.test(m)));
 }
 
+// A node's refusal of a transaction for its gas, which waiting never cures: the same bytes are refused
+// again forever, and every later nonce of the wallet waits behind them. 'gas-limit': the limit is
+// below what the chain charges up front (an L2 adds its L1 data cost to the intrinsic gas); 'fee':
+// the fee is below the node's minimum or the block's base fee. Either way the same nonce is signed
+// again with more.
+export type GasRejection = { kind: 'gas-limit'; wantedGas?: bigint } | { kind: 'fee' };
+
+const GAS_LIMIT_PATTERNS = [/intrinsic gas too low/i, /\bgas too low\b/i, /gas limit too low/i];
+const FEE_PATTERNS = [
+  /^transaction underpriced/i,
+  /\btransaction underpriced\b(?!.*replace)/i,
+  /fee cap less than block base fee/i,
+  /max fee per gas less than block base fee/i,
+  /gas price too low/i,
+];
+
+export function gasRejectionOf(err: unknown): GasRejection | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (isAlreadyKnownClue(e)) return undefined;
+    const messages = messagesOf(e);
+    const gas = messages.find((m) => GAS_LIMIT_PATTERNS.some((p) => p.test(m)));
+    if (gas !== undefined) {
+      // geth: "have 21000, want 53000"; others: "minimum needed 53000"
+      const wanted = /(?:want|minimum needed|needed)[:\s]+(\d+)/i.exec(gas)?.[1];
+      return wanted === undefined ? { kind: 'gas-limit' } : { kind: 'gas-limit', wantedGas: BigInt(wanted) };
+    }
+    if (messages.some((m) => FEE_PATTERNS.some((p) => p.test(m)))) return { kind: 'fee' };
+  }
+  return undefined;
+}
+
 // One line for logs and last_error: the node's own words, without the transaction bytes ethers appends.
 export function describeChainError(err: unknown, depth = 0): string {
   const e = err as {

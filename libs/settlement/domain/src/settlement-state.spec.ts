@@ -14,6 +14,10 @@ describe('settlement state machine', () => {
   const allowed: Array<[SettlementState, SettlementState]> = [
     ['PENDING', 'SIGNED'],
     ['PENDING', 'CANCELLED'],
+    ['PENDING', 'HELD'],
+    ['PENDING', 'FAILED'],
+    ['HELD', 'PENDING'],
+    ['HELD', 'CANCELLED'],
     ['SIGNED', 'BROADCAST'],
     ['BROADCAST', 'CONFIRMED'],
     ['BROADCAST', 'FAILED'],
@@ -36,14 +40,16 @@ describe('settlement state machine', () => {
 
   it('cancels only a transfer not signed yet (a reversed payment)', () => {
     expect(canTransition('PENDING', 'CANCELLED')).toBe(true);
+    expect(canTransition('HELD', 'CANCELLED')).toBe(true);
     for (const from of ['SIGNED', 'BROADCAST', 'CONFIRMED', 'FAILED'] as const)
       expect(canTransition(from, 'CANCELLED')).toBe(false);
     expect(isTerminal('CANCELLED')).toBe(true);
   });
 
-  it('cannot fail an order before a receipt says so', () => {
-    expect(canTransition('PENDING', 'FAILED')).toBe(false);
+  it('fails a signed transfer only by its receipt, and a held one never goes straight to signing', () => {
     expect(canTransition('SIGNED', 'FAILED')).toBe(false);
+    expect(canTransition('HELD', 'SIGNED')).toBe(false);
+    expect(canTransition('HELD', 'FAILED')).toBe(false);
   });
 
   it('keeps terminal states terminal', () => {

@@ -1,8 +1,10 @@
 // One settlement per order. The signed bytes are stored before they leave (SIGNED), so a restart
-// re-broadcasts the very same transaction instead of paying twice.
+// re-broadcasts the very same transaction instead of paying twice. HELD: over a payout cap, kept
+// unsigned (no nonce) until an operator releases it or the rolling window has room again.
 // CANCELLED: the bank took the euros back (payment.reversed) before the transfer was signed.
 export const SETTLEMENT_STATES = [
   'PENDING',
+  'HELD',
   'SIGNED',
   'BROADCAST',
   'CONFIRMED',
@@ -12,9 +14,11 @@ export const SETTLEMENT_STATES = [
 export type SettlementState = (typeof SETTLEMENT_STATES)[number];
 
 const TRANSITIONS: { readonly [S in SettlementState]: readonly SettlementState[] } = {
-  // an underfunded hot wallet keeps it PENDING: the order is held, not failed. Only a PENDING
-  // settlement can be cancelled: once signed, a transfer is driven to its receipt, never withdrawn.
-  PENDING: ['SIGNED', 'CANCELLED'],
+  // An underfunded hot wallet keeps it PENDING (held, not failed). FAILED only before anything is
+  // signed, for a recipient refused by screening (USDC blacklist, sanctioned list). Only a settlement
+  // not signed yet can be cancelled: once signed, a transfer is driven to its receipt, never withdrawn.
+  PENDING: ['SIGNED', 'HELD', 'FAILED', 'CANCELLED'],
+  HELD: ['PENDING', 'CANCELLED'], // released: signed by the next pass, with the next nonce
   SIGNED: ['BROADCAST'],
   BROADCAST: ['CONFIRMED', 'FAILED'], // decided only by a receipt with enough confirmations
   CONFIRMED: [],

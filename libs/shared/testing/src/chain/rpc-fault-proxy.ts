@@ -1,6 +1,8 @@
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
+import { Transaction } from 'ethers';
+
 // What the proxy does to JSON-RPC traffic on its way to the real node:
 // pass: nothing. hang: never answers (a node that stopped responding).
 // lose-send-answers: eth_sendRawTransaction reaches the node, but its answer never comes back.
@@ -8,12 +10,22 @@ import { AddressInfo } from 'node:net';
 // unavailable: HTTP 503, nothing forwarded (an overloaded node or its load balancer).
 // drop: the connection is cut before anything is forwarded.
 // slow: forwarded and answered `delayMs` late, so a send lands on chain after the caller gave up.
+// intrinsic-gas: a send whose gas limit is below `minGas` is refused with "intrinsic gas too low"
+// and not forwarded, as an L2 node does when the limit does not cover the L1 data cost.
 export type RpcFault =
-  'pass' | 'hang' | 'lose-send-answers' | 'hide-receipts-until-send' | 'unavailable' | 'drop' | 'slow';
+  | 'pass'
+  | 'hang'
+  | 'lose-send-answers'
+  | 'hide-receipts-until-send'
+  | 'unavailable'
+  | 'drop'
+  | 'slow'
+  | 'intrinsic-gas';
 
 interface RpcRequest {
   id?: unknown;
   method?: string;
+  params?: unknown[];
 }
 
 interface RpcAnswer {
@@ -28,6 +40,7 @@ export interface RpcFaultProxy {
   rate: number; // share of requests the fault meets (0..1, default 1); the others pass
   methods?: string[]; // when set, the fault meets only requests carrying one of these calls
   delayMs: number; // how late a 'slow' answer comes
+  minGas: bigint; // the least gas limit an 'intrinsic-gas' node takes
   // requests the fault met, and how many of them carried an eth_sendRawTransaction
   injected: Partial<Record<RpcFault, { requests: number; sends: number }>>;
   // eth_sendRawTransaction answers the node gave (error messages, or "ok")
@@ -45,6 +58,7 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
     fault: 'pass',
     rate: 1,
     delayMs: 0,
+    minGas: 0n,
     injected: {},
     sendAnswers: [],
     close: async () => undefined,
@@ -76,6 +90,10 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
     if (fault === 'slow') await later(proxy.delayMs);
     if (proxy.fault !== 'hide-receipts-until-send') receiptsHidden = true;
 
+    if (fault === 'intrinsic-gas') {
+      const refused = calls.filter((c) => isSendBelow(c, proxy.minGas));
+      if (refused.length > 0) return void answerRefusingGas(res, parsed, calls, refused, proxy, upstream);
+    }
     const answer = await forward(upstream, body);
     const text = answer.body;
     const answers = JSON.parse(text) as RpcAnswer | RpcAnswer[];
@@ -114,6 +132,36 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return proxy;
+}
+
+function isSendBelow(call: RpcRequest, minGas: bigint): boolean {
+  if (call.method !== 'eth_sendRawTransaction' || typeof call.params?.[0] !== 'string') return false;
+  return Transaction.from(call.params[0]).gasLimit < minGas;
+}
+
+// The refused sends answered here, the rest of the request forwarded, the answers put back together.
+async function answerRefusingGas(
+  res: ServerResponse,
+  parsed: RpcRequest | RpcRequest[],
+  calls: RpcRequest[],
+  refused: RpcRequest[],
+  proxy: RpcFaultProxy,
+  upstream: string,
+): Promise<void> {
+  const refusal = (c: RpcRequest): RpcAnswer & { jsonrpc: string } => {
+    const gas = Transaction.from(c.params?.[0] as string).gasLimit;
+    const message = `intrinsic gas too low: have ${gas}, want ${proxy.minGas}`;
+    proxy.sendAnswers.push(message);
+    return { jsonrpc: '2.0', id: c.id, error: { code: -32000, message } as { message: string } };
+  };
+  const rest = calls.filter((c) => !refused.includes(c));
+  const forwarded: RpcAnswer[] =
+    rest.length === 0
+      ? []
+      : (JSON.parse((await forward(upstream, JSON.stringify(rest))).body) as RpcAnswer[]);
+  const answers = calls.map((c) => (refused.includes(c) ? refusal(c) : forwarded.find((a) => a.id === c.id)));
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
 }
 
 function forward(upstream: string, body: string): Promise<{ status: number; body: string }> {
