@@ -1,4 +1,4 @@
-import type { ServiceDataSourceOptions } from '@onramp/persistence';
+import { adminAuditMigration, type ServiceDataSourceOptions } from '@onramp/persistence';
 
 import { SETTLEMENT_SCHEMA } from './config';
 import { CreateSettlementTables1763800100000 } from './migrations/1763800100000-create-settlement-tables';
@@ -21,5 +21,7 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     SettlementTraceparent1763800300000,
     PaymentReversals1764500000000,
     SettlementScreeningAndHolds1764600000000,
+    // settlement.admin_audit: operators releasing HELD settlements (npm run settlement-holds)
+    adminAuditMigration(SETTLEMENT_SCHEMA, 1764600000001),
   ],
 };

@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+import { parseUnits, Transaction } from 'ethers';
+
+import { AnvilHandle, startAnvil } from '@onramp/chain';
+import { Topics } from '@onramp/contracts';
+import { waitFor } from '@onramp/testing';
+
+import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import { scrapeMetrics } from './testing/metrics-scrape';
+import {
+  settlementIn,
+  settlementOf,
+  SettlementHarness,
+  startSettlementHarness,
+  transactionsOf,
+} from './testing/settlement-harness';
+import { setUpTestChain, TestChain } from './testing/test-chain';
+
+// Anvil account 5: unlocked on the suite's own anvil, which answers eth_signTransaction for it as a
+// remote signer (Web3Signer, Clef) would. The key never reaches chain-settlement.
+const REMOTE_ACCOUNT = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
+
+// The operator's command, as an operator runs it: `npm run settlement-holds -- <args>`.
+async function settlementHolds(
+  databaseUrl: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['-r', '@swc-node/register', 'tools/ops/settlement-holds.ts', ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('chain-settlement: a remote signer and payout caps (integration, own anvil)', () => {
+  let anvil: AnvilHandle;
+  let chain: TestChain;
+  let h: SettlementHarness;
+  let t: ChainSettlementTestApp;
+
+  const nonceOf = async (orderUuid: string): Promise<bigint> =>
+    BigInt((await settlementOf(t.dataSource, orderUuid))?.nonce as string);
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    chain = await setUpTestChain(anvil.rpcUrl);
+    await chain.mint(REMOTE_ACCOUNT, parseUnits('1000000', 6));
+    h = await startSettlementHarness();
+    t = await startChainSettlementTestApp({
+      groupId: h.groupId,
+      env: {
+        RPC_URL: anvil.rpcUrl,
+        CHAIN_ID: String(chain.chainId),
+        USDC_ADDRESS: chain.usdcAddress,
+        SETTLEMENT_SIGNER_KEY: '', // the run's default key, unset: the remote signer holds it
+        SETTLEMENT_SIGNER_URL: anvil.rpcUrl,
+        SETTLEMENT_SIGNER_ADDRESS: REMOTE_ACCOUNT,
+        SETTLEMENT_SIGNER_AUTHORIZATION: 'Bearer not-checked-by-anvil',
+        SETTLEMENT_POLL_MS: '100',
+        SETTLEMENT_MAX_PER_TRANSFER_USDC: '20',
+        SETTLEMENT_MAX_PER_DAY_USDC: '60',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await h?.close();
+    chain?.close();
+    await anvil?.stop();
+  });
+
+  it('pays through the remote signer: its bytes, checked, stored before broadcast, from its account', async () => {
+    const data = h.payment({ payedAmount: '10' });
+    await h.confirm(data);
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
+    const [stored] = await transactionsOf(t.dataSource, data.orderUuid);
+    const tx = Transaction.from(stored?.raw_tx as string);
+    expect(tx.from).toBe(REMOTE_ACCOUNT);
+    expect(tx.hash).toBe(event.data.transactionHash);
+    expect((await chain.provider.getTransaction(tx.hash as string))?.from).toBe(REMOTE_ACCOUNT);
+    expect(await chain.transfersTo(data.recipientAddress)).toEqual([{ txHash: tx.hash, value: 10_692_000n }]);
+  });
+
+  it('holds a payout over the per-transfer cap unsigned, without a nonce, until an operator releases it', async () => {
+    const big = h.payment({ payedAmount: '30' }); // 32.076 USDC > 20
+    await h.confirm(big);
+    const held = await settlementIn(t.dataSource, big.orderUuid, ['HELD']);
+    expect(held).toMatchObject({ nonce: null, tx_hash: null });
+    expect(held.last_error).toMatch(
+      /^over payout cap: 32.076 USDC is above SETTLEMENT_MAX_PER_TRANSFER_USDC 20; an operator must release it/,
+    );
+    expect(await transactionsOf(t.dataSource, big.orderUuid)).toHaveLength(0);
+    const metrics = await scrapeMetrics(t.app);
+    expect(metrics.get('settlement_held_over_cap')).toBe('1');
+    expect(metrics.get('settlement_settlements{state="HELD"}')).toBe('1');
+
+    // The next payout takes the next nonce: the held one left no gap.
+    const before = h.payment({ payedAmount: '1' });
+    await h.confirm(before);
+    await h.collector.waitFor(Topics.TransferSucceeded, before.orderUuid, 60_000);
+    const [first] = await t.dataSource.query<Array<{ order_uuid: string }>>(
+      `SELECT order_uuid FROM settlement.settlements WHERE state = 'CONFIRMED' ORDER BY nonce LIMIT 1`,
+    );
+    expect(await nonceOf(before.orderUuid)).toBe((await nonceOf(first?.order_uuid as string)) + 1n);
+    expect((await settlementOf(t.dataSource, big.orderUuid))?.state).toBe('HELD');
+
+    const listed = await settlementHolds(t.databaseUrl, ['list', '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ orderUuid: big.orderUuid, tokenAmount: '32.076000' }),
+    ]);
+    expect(await settlementHolds(t.databaseUrl, ['release', big.orderUuid])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--operator <name> is required'),
+    });
+    const released = await settlementHolds(t.databaseUrl, ['release', big.orderUuid, '--operator', 'alice']);
+    expect(released).toMatchObject({ code: 0, stdout: expect.stringContaining('released by alice') });
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, big.orderUuid, 60_000);
+    expect(event.data.sentTokenAmount).toBe('32.076');
+    expect(await nonceOf(big.orderUuid)).toBe((await nonceOf(before.orderUuid)) + 1n);
+    const audit = await t.dataSource.query<Array<{ operator: string; action: string; after: object }>>(
+      `SELECT operator, action, after FROM settlement.admin_audit WHERE target = $1`,
+      [big.orderUuid],
+    );
+    expect(audit).toEqual([
+      {
+        operator: 'alice',
+        action: 'settlement.release-held',
+        after: { state: 'PENDING', releasedBy: 'alice' },
+      },
+    ]);
+    expect(
+      await settlementHolds(t.databaseUrl, ['release', big.orderUuid, '--operator', 'alice']),
+    ).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('is not HELD (CONFIRMED)'),
+    });
+  });
+
+  it('holds what would pass the rolling 24 h cap, and signs it once the window has room', async () => {
+    // Signed so far: 10.692 + 1.0692 + 32.076 = 43.8372 USDC of 60.
+    const fits = h.payment({ payedAmount: '15' }); // 16.038: 59.8752
+    await h.confirm(fits);
+    await h.collector.waitFor(Topics.TransferSucceeded, fits.orderUuid, 60_000);
+    const over = h.payment({ payedAmount: '1' }); // 1.0692: 60.9444 > 60
+    await h.confirm(over);
+    const held = await settlementIn(t.dataSource, over.orderUuid, ['HELD']);
+    expect(held.last_error).toMatch(
+      /1.0692 USDC on top of 59.8752 signed in the last 24 h is above SETTLEMENT_MAX_PER_DAY_USDC 60/,
+    );
+
+    // A day passes for the earlier payouts (and the hold's minute-long recheck is due).
+    await t.dataSource.query(
+      `UPDATE settlement.settlements SET signed_at = signed_at - interval '25 hours' WHERE signed_at IS NOT NULL`,
+    );
+    await t.dataSource.query(
+      `UPDATE settlement.settlements SET next_attempt_at = now() WHERE order_uuid = $1`,
+      [over.orderUuid],
+    );
+    await h.collector.waitFor(Topics.TransferSucceeded, over.orderUuid, 60_000);
+    expect(await settlementOf(t.dataSource, over.orderUuid)).toMatchObject({ state: 'CONFIRMED' });
+    await waitFor(async () => (await scrapeMetrics(t.app)).get('settlement_held_over_cap') === '0', {
+      timeoutMs: 10_000,
+      description: 'nothing held any more',
+    });
+  });
+});
