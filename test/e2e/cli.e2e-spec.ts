@@ -147,6 +147,43 @@ describe('operator CLI (bin/onramp.js in a child process, against the platform)'
     });
   });
 
+  it("erases an end user's personal data: its orders keep their records, the API answers 410, never a 500", async () => {
+    const merchant = new TestMerchant(creds);
+    const kyc = await merchant.createKycUser(kycUserBody());
+    const order = await merchant.createOrder({
+      amount: 12,
+      currency: 'EUR',
+      recepientAddress: Wallet.createRandom().address,
+      kycUserUuid: kyc.uuid,
+    });
+    const erased = await runOnramp(['kyc', 'erase', kyc.uuid]);
+    expect(erased.code).toBe(0);
+    expect(erased.stdout).toContain(`${kyc.uuid}: personal data erased (by admin`);
+
+    expect((await merchant.raw('kyc', `/kyc/${kyc.uuid}`)).status).toBe(410);
+    expect((await merchant.raw('base', `/orders/${order.uuid}/payment-details`)).status).toBe(200);
+    const shown = parseJson<OrderRow>(await runOnramp(['orders', 'get', order.uuid, '--json']));
+    expect(shown).toMatchObject({ uuid: order.uuid, merchantId: creds.merchantId });
+    // the user is REJECTED: once orders has the event, a new order for it is refused (a 4xx)
+    await waitFor(
+      async () => {
+        const again = await merchant.raw('base', '/orders/create', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            amount: 12,
+            currency: 'EUR',
+            recepientAddress: Wallet.createRandom().address,
+            kycUserUuid: kyc.uuid,
+          }),
+        });
+        expect(again.status).toBeLessThan(500);
+        return again.status >= 400;
+      },
+      { timeoutMs: 15_000, intervalMs: 250, description: 'orders refusing the erased user' },
+    );
+  });
+
   it('rotates a merchant secret and prints only the new one', async () => {
     const rotated = await runOnramp(['merchants', 'rotate-secret', creds.merchantId]);
     expect(rotated.code).toBe(0);

@@ -3,7 +3,7 @@ import { CommandName } from './command-table';
 import { CommandHandler, Output } from './commands/command-context';
 import { listDeliveries, redeliver } from './commands/deliveries.commands';
 import { createMerchant, listMerchants, rotateMerchantSecret } from './commands/merchants.commands';
-import { decideKyc } from './commands/kyc.commands';
+import { decideKyc, eraseKyc } from './commands/kyc.commands';
 import { getOrder, listOrders } from './commands/orders.commands';
 import { assignCredit, listSuspense, paymentPolicy, returnCredit } from './commands/payments.commands';
 import { listAudit } from './commands/audit.commands';
@@ -20,6 +20,7 @@ const HANDLERS: Record<CommandName, CommandHandler> = {
   'orders get': getOrder,
   'orders list': listOrders,
   'kyc decide': decideKyc,
+  'kyc erase': eraseKyc,
   'payments suspense': listSuspense,
   'payments assign': assignCredit,
   'payments return': returnCredit,

@@ -27,6 +27,7 @@ export type CommandName =
   | 'orders get'
   | 'orders list'
   | 'kyc decide'
+  | 'kyc erase'
   | 'payments suspense'
   | 'payments assign'
   | 'payments return'
@@ -213,6 +214,14 @@ export const COMMANDS: CommandSpec[] = [
       },
       reason: { type: 'string', value: 'TEXT', required: true, check: notBlank, description: 'why (kept)' },
     },
+    api: 'admin',
+  },
+  {
+    name: 'kyc erase',
+    summary:
+      "erase an end user's personal data (kept: the check's outcome and history, orders, transactions); the user is rejected",
+    args: [{ name: 'uuid', check: isUuid }],
+    options: {},
     api: 'admin',
   },
   {

@@ -27,3 +27,25 @@ export const decideKyc: CommandHandler = async (ctx) => {
       : `${r.uuid}: already ${r.status}, nothing changed\n`,
   );
 };
+
+interface KycErasureResult {
+  uuid: string;
+  erasedAt: string;
+  erasedBy: string;
+  idempotencyRecords: number;
+  changed: boolean;
+}
+
+export const eraseKyc: CommandHandler = async (ctx) => {
+  const res = await callApi<KycErasureResult>(
+    adminApi(ctx.settings),
+    `/admin/kyc-users/${encodeURIComponent(ctx.args.uuid)}/erase`,
+    { method: 'POST' },
+  );
+  const r = res.body;
+  emit(ctx, r, () =>
+    r.changed
+      ? `${r.uuid}: personal data erased (by ${r.erasedBy} at ${r.erasedAt}); the user is REJECTED\n`
+      : `${r.uuid}: already erased (by ${r.erasedBy} at ${r.erasedAt})\n`,
+  );
+};

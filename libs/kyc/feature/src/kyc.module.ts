@@ -10,6 +10,7 @@ import { typeOrmRootFor } from '@onramp/persistence';
 
 import { AdminKycUsersController } from './admin/admin-kyc-users.controller';
 import { DecideKycUserUseCase } from './admin/decide-kyc-user.usecase';
+import { EraseKycUserUseCase } from './admin/erase-kyc-user.usecase';
 import { KYC_CONFIG, KYC_SCHEMA, KycConfig } from './config';
 import { SERVICE_DATABASE } from './database';
 import { InternalKycUsersController } from './internal/internal-kyc-users.controller';
@@ -58,6 +59,7 @@ export class KycModule {
         KycUsersRepository,
         AddKycUserUseCase,
         DecideKycUserUseCase,
+        EraseKycUserUseCase,
         KycUsersQueries,
       ],
     };

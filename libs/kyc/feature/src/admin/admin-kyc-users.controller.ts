@@ -5,6 +5,7 @@ import { AdminActor } from '@onramp/persistence';
 import { badRequest } from '@onramp/http';
 
 import { DecideKycUserUseCase, KycDecisionResult } from './decide-kyc-user.usecase';
+import { EraseKycUserUseCase, KycErasureResult } from './erase-kyc-user.usecase';
 import { KycDecisionDto } from './kyc-decision.dto';
 
 const uuidParam = new ParseUUIDPipe({
@@ -16,7 +17,10 @@ const uuidParam = new ParseUUIDPipe({
 @Controller('admin/kyc-users')
 @UseGuards(AdminGuard)
 export class AdminKycUsersController {
-  constructor(private readonly decide: DecideKycUserUseCase) {}
+  constructor(
+    private readonly decide: DecideKycUserUseCase,
+    private readonly erase: EraseKycUserUseCase,
+  ) {}
 
   @Post(':uuid/decision')
   @HttpCode(200)
@@ -32,5 +36,15 @@ export class AdminKycUsersController {
       decidedBy: actor.operator, // as the gateway authenticated it
       actor,
     });
+  }
+
+  // Crypto-shreds the user's personal data, keeps the AML record (docs/security.md, erasure).
+  @Post(':uuid/erase')
+  @HttpCode(200)
+  eraseUser(
+    @Param('uuid', uuidParam) uuid: string,
+    @CurrentAdminActor() actor: AdminActor,
+  ): Promise<KycErasureResult> {
+    return this.erase.execute(uuid.toLowerCase(), actor);
   }
 }

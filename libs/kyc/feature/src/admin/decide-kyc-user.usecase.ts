@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 import { KycStatus, Topics } from '@onramp/contracts';
 import { notFound } from '@onramp/http';
@@ -7,6 +7,7 @@ import { OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
 
 import { KYC_SCHEMA } from '../config';
+import { kycUserErased } from '../kyc-problem-types';
 import { KycUsersRepository } from '../kyc-users/kyc-users.repository';
 import { KycDecision } from './kyc-decision.dto';
 
@@ -42,67 +43,72 @@ export class DecideKycUserUseCase {
   ) {}
 
   async execute(cmd: DecideKycUserCommand): Promise<KycDecisionResult> {
-    const result = await this.dataSource.transaction(async (manager) => {
-      const user = await this.users.findForUpdate(manager, cmd.userUuid);
-      if (!user) throw notFound('KYC user not found');
-      const now = new Date();
-      const previousStatus = user.status;
-      if (previousStatus === cmd.status) {
-        return {
-          uuid: user.uuid,
-          status: user.status,
-          previousStatus,
-          statusReason: user.statusReason ?? '',
-          statusVersion: user.statusVersion,
-          decidedBy: cmd.decidedBy,
-          decidedAt: user.updatedAt.toISOString(),
-          changed: false,
-        };
-      }
-      const statusVersion = user.statusVersion + 1;
-      await this.users.recordDecision(manager, {
-        id: uuidv7(now.getTime()),
-        userUuid: user.uuid,
+    const result = await this.dataSource.transaction((manager) => this.decideIn(manager, cmd));
+    if (result.changed) this.relay.nudge();
+    return result;
+  }
+
+  // Inside the caller's transaction (erasure rejects the user in the transaction that erases it);
+  // the caller nudges the relay after commit when `changed`.
+  async decideIn(manager: EntityManager, cmd: DecideKycUserCommand): Promise<KycDecisionResult> {
+    const user = await this.users.findForUpdate(manager, cmd.userUuid);
+    if (!user) throw notFound('KYC user not found');
+    if (user.erasedAt) throw kycUserErased();
+    const now = new Date();
+    const previousStatus = user.status;
+    if (previousStatus === cmd.status) {
+      return {
+        uuid: user.uuid,
+        status: user.status,
         previousStatus,
+        statusReason: user.statusReason ?? '',
+        statusVersion: user.statusVersion,
+        decidedBy: cmd.decidedBy,
+        decidedAt: user.updatedAt.toISOString(),
+        changed: false,
+      };
+    }
+    const statusVersion = user.statusVersion + 1;
+    await this.users.recordDecision(manager, {
+      id: uuidv7(now.getTime()),
+      userUuid: user.uuid,
+      previousStatus,
+      status: cmd.status,
+      statusVersion,
+      reason: cmd.reason,
+      decidedBy: cmd.decidedBy,
+      decidedAt: now,
+    });
+    if (cmd.actor)
+      await recordAdminAction(manager, KYC_SCHEMA, cmd.actor, {
+        action: 'kyc-user.decide',
+        target: user.uuid,
+        before: { status: previousStatus },
+        after: { status: cmd.status, statusVersion },
+      });
+    await this.outbox.append(manager, {
+      type: Topics.KycUserStatusChanged,
+      key: user.uuid,
+      merchantId: user.merchantId,
+      data: {
+        userUuid: user.uuid,
         status: cmd.status,
+        previousStatus,
         statusVersion,
         reason: cmd.reason,
         decidedBy: cmd.decidedBy,
-        decidedAt: now,
-      });
-      if (cmd.actor)
-        await recordAdminAction(manager, KYC_SCHEMA, cmd.actor, {
-          action: 'kyc-user.decide',
-          target: user.uuid,
-          before: { status: previousStatus },
-          after: { status: cmd.status, statusVersion },
-        });
-      await this.outbox.append(manager, {
-        type: Topics.KycUserStatusChanged,
-        key: user.uuid,
-        merchantId: user.merchantId,
-        data: {
-          userUuid: user.uuid,
-          status: cmd.status,
-          previousStatus,
-          statusVersion,
-          reason: cmd.reason,
-          decidedBy: cmd.decidedBy,
-          decidedAt: now.toISOString(),
-        },
-      });
-      return {
-        uuid: user.uuid,
-        status: cmd.status,
-        previousStatus,
-        statusReason: cmd.reason,
-        statusVersion,
-        decidedBy: cmd.decidedBy,
         decidedAt: now.toISOString(),
-        changed: true,
-      };
+      },
     });
-    if (result.changed) this.relay.nudge();
-    return result;
+    return {
+      uuid: user.uuid,
+      status: cmd.status,
+      previousStatus,
+      statusReason: cmd.reason,
+      statusVersion,
+      decidedBy: cmd.decidedBy,
+      decidedAt: now.toISOString(),
+      changed: true,
+    };
   }
 }

@@ -40,6 +40,12 @@ export class KycPiiCipher {
     return this.cipher.encrypt(JSON.stringify(pii), userUuid);
   }
 
+  // What an erased user's PII becomes: sealed like any value (one format for every row, so the
+  // rekey treats it as any other), holding nothing.
+  sealErased(userUuid: string): string {
+    return this.cipher.encrypt(JSON.stringify({ erased: true }), userUuid);
+  }
+
   open(userUuid: string, sealed: string): KycPii {
     return JSON.parse(this.cipher.decrypt(sealed, userUuid)) as KycPii;
   }

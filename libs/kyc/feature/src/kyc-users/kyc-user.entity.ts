@@ -32,4 +32,11 @@ export class KycUserEntity {
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
+
+  // Set when an operator erased the PII (it is then a sealed tombstone): the row is the AML record.
+  @Column({ name: 'erased_at', type: 'timestamptz', nullable: true })
+  erasedAt?: Date | null;
+
+  @Column({ name: 'erased_by', type: 'text', nullable: true })
+  erasedBy?: string | null;
 }

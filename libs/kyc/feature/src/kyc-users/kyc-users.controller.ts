@@ -19,6 +19,7 @@ import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
 import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
+import { kycUserErased } from '../kyc-problem-types';
 import { AddKycUserUseCase } from './add-kyc-user.usecase';
 import { AddKycUserDto } from './dto/add-kyc-user.dto';
 import { KycUserResponse } from './kyc-user.presenter';
@@ -51,6 +52,8 @@ export class KycUsersController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     const response = await this.addKycUser.execute({ merchantId, input, rawBody: req.body, idempotencyKey });
+    // the replay of a registration whose personal data an operator has since erased
+    if (response.status === 410) throw kycUserErased();
     void reply.status(response.status);
     return response.body;
   }

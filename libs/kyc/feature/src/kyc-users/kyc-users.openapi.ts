@@ -10,6 +10,7 @@ import {
   ApiValidationProblem,
 } from '@onramp/openapi';
 
+import { KycProblemTypes } from '../kyc-problem-types';
 import { KycUserResponseBody } from './kyc-user.response';
 
 // API documentation of /kyc/* (tools/openapi builds the documents from it).
@@ -63,5 +64,9 @@ export const ApiGetKycUser = () =>
     ApiUuidParamProblem('uuid'),
     ApiProblemResponse(404, 'No user with this uuid was registered by the calling merchant.', {
       detail: 'KYC user not found',
+    }),
+    ApiProblemResponse(410, "An operator erased this user's personal data (the user is no longer listed).", {
+      type: KycProblemTypes.Erased,
+      detail: "this KYC user's personal data was erased",
     }),
   );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { kycUserErased } from '../kyc-problem-types';
 import { KycUserEntity } from './kyc-user.entity';
 import { KycPiiCipher } from './kyc-pii';
 import { KycUserResponse, presentKycUser } from './kyc-user.presenter';
@@ -22,6 +23,7 @@ export class KycUsersQueries {
 
   async getOne(merchantId: string, uuid: string): Promise<KycUserResponse | null> {
     const user = await this.findOne(merchantId, uuid);
+    if (user?.erasedAt) throw kycUserErased();
     return user ? this.present(user) : null;
   }
 

@@ -8,7 +8,8 @@ import { KycUserEntity } from './kyc-user.entity';
 
 const COLUMNS = `uuid, merchant_id AS "merchantId", external_id AS "externalId", status,
   status_reason AS "statusReason", status_version AS "statusVersion", pii,
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+  created_at AS "createdAt", updated_at AS "updatedAt", erased_at AS "erasedAt",
+  erased_by AS "erasedBy"`;
 
 export interface KycDecisionRow {
   id: string;
@@ -29,14 +30,15 @@ export interface KycDecisionRow {
 export class KycUsersRepository {
   // Scoped by merchant: another merchant's user is indistinguishable from none.
   async find(db: EntityManager, merchantId: string, uuid: string): Promise<KycUserEntity | undefined> {
-    const [row] = (await db.query(`SELECT ${COLUMNS} FROM ${KYC_USERS} WHERE merchant_id = $1 AND uuid = $2`, [
-      merchantId,
-      uuid,
-    ])) as KycUserEntity[];
+    const [row] = (await db.query(
+      `SELECT ${COLUMNS} FROM ${KYC_USERS} WHERE merchant_id = $1 AND uuid = $2`,
+      [merchantId, uuid],
+    )) as KycUserEntity[];
     return row;
   }
 
-  // Newest first, the order of the kyc_users_merchant_newest index.
+  // Newest first, the order of the kyc_users_merchant_newest index. Erased users are not listed:
+  // nothing of theirs is left to present (GET of one answers 410).
   async listPage(
     db: EntityManager,
     merchantId: string,
@@ -44,13 +46,14 @@ export class KycUsersRepository {
     offset: number,
   ): Promise<{ users: KycUserEntity[]; total: number }> {
     const users = (await db.query(
-      `SELECT ${COLUMNS} FROM ${KYC_USERS} WHERE merchant_id = $1
+      `SELECT ${COLUMNS} FROM ${KYC_USERS} WHERE merchant_id = $1 AND erased_at IS NULL
        ORDER BY created_at DESC, uuid DESC LIMIT $2 OFFSET $3`,
       [merchantId, limit, offset],
     )) as KycUserEntity[];
-    const [count] = (await db.query(`SELECT count(*)::int AS total FROM ${KYC_USERS} WHERE merchant_id = $1`, [
-      merchantId,
-    ])) as { total: number }[];
+    const [count] = (await db.query(
+      `SELECT count(*)::int AS total FROM ${KYC_USERS} WHERE merchant_id = $1 AND erased_at IS NULL`,
+      [merchantId],
+    )) as { total: number }[];
     return { users, total: count?.total ?? 0 };
   }
 
@@ -105,6 +108,16 @@ export class KycUsersRepository {
         decision.decidedBy,
         decision.decidedAt,
       ],
+    );
+  }
+
+  // The PII becomes a tombstone and the merchant's externalId is let go (it may itself identify the
+  // person, and frees the id for a new registration). The caller holds the user's lock.
+  async erase(db: EntityManager, uuid: string, tombstone: string, erasedBy: string, at: Date): Promise<void> {
+    await db.query(
+      `UPDATE ${KYC_USERS} SET pii = $2, external_id = NULL, erased_at = $4, erased_by = $3, updated_at = $4
+       WHERE uuid = $1`,
+      [uuid, tombstone, erasedBy, at],
     );
   }
 }

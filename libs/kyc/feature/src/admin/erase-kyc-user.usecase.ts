@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { notFound } from '@onramp/http';
+import { OutboxRelay } from '@onramp/messaging';
+import { AdminActor, idempotencyContext, recordAdminAction } from '@onramp/persistence';
+
+import { KYC_SCHEMA } from '../config';
+import { KycPiiCipher } from '../kyc-users/kyc-pii';
+import { KycUsersRepository } from '../kyc-users/kyc-users.repository';
+import { DecideKycUserUseCase } from './decide-kyc-user.usecase';
+
+export interface KycErasureResult {
+  uuid: string;
+  erasedAt: string;
+  erasedBy: string;
+  status: 'REJECTED';
+  idempotencyRecords: number; // replayed registrations that held the PII, now tombstones
+  changed: boolean;
+}
+
+const ERASED_REASON = 'personal data erased';
+const PAGE = 500;
+
+// Erasure of a KYC user's personal data (docs/security.md, erasure), in one transaction with the
+// user locked: the sealed PII becomes a sealed tombstone, the merchant's externalId is let go, every
+// stored replay of its registration (the POST /kyc/add answer, which holds the PII) becomes a 410,
+// the user is REJECTED if it was not (no business without identity data: orders refuses new orders
+// through the usual kyc.user.status-changed event), and the operator's action is audited. What
+// the AML record needs stays: the user's uuid and merchant, the status history with who decided
+// and why, the timestamps, and every order and transaction elsewhere. Erasing twice changes nothing.
+@Injectable()
+export class EraseKycUserUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: KycUsersRepository,
+    private readonly cipher: KycPiiCipher,
+    private readonly decide: DecideKycUserUseCase,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async execute(userUuid: string, actor: AdminActor): Promise<KycErasureResult> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const user = await this.users.findForUpdate(manager, userUuid);
+      if (!user) throw notFound('KYC user not found');
+      if (user.erasedAt) {
+        return {
+          uuid: user.uuid,
+          erasedAt: user.erasedAt.toISOString(),
+          erasedBy: user.erasedBy ?? '',
+          status: 'REJECTED' as const,
+          idempotencyRecords: 0,
+          changed: false,
+          statusChanged: false,
+        };
+      }
+      const decision = await this.decide.decideIn(manager, {
+        userUuid: user.uuid,
+        status: 'REJECTED',
+        reason: ERASED_REASON,
+        decidedBy: actor.operator,
+        actor,
+      });
+      const now = new Date();
+      await this.users.erase(manager, user.uuid, this.cipher.sealErased(user.uuid), actor.operator, now);
+      const idempotencyRecords = await this.tombstoneReplays(manager, user.merchantId, user.uuid);
+      await recordAdminAction(manager, KYC_SCHEMA, actor, {
+        action: 'kyc-user.erase',
+        target: user.uuid,
+        before: { status: user.status },
+        after: { erasedAt: now.toISOString(), idempotencyRecords },
+      });
+      return {
+        uuid: user.uuid,
+        erasedAt: now.toISOString(),
+        erasedBy: actor.operator,
+        status: 'REJECTED' as const,
+        idempotencyRecords,
+        changed: true,
+        statusChanged: decision.changed,
+      };
+    });
+    const { statusChanged, ...answer } = result;
+    if (statusChanged) this.relay.nudge(); // the kyc.user.status-changed event
+    return answer;
+  }
+
+  // The merchant's stored answers to POST /kyc/add that registered this user: sealed, so each is
+  // opened to find the user's uuid (a merchant-wide scan, in pages: erasure is rare, correctness
+  // does not depend on clocks). Each becomes a sealed 410 tombstone: a late retry with the same key
+  // gets a 410, not the PII and not a second registration.
+  private async tombstoneReplays(
+    manager: EntityManager,
+    merchantId: string,
+    userUuid: string,
+  ): Promise<number> {
+    let after = '';
+    let replaced = 0;
+    for (;;) {
+      const rows = (await manager.query(
+        `SELECT key, response_body FROM "${KYC_SCHEMA}"."idempotency_keys"
+         WHERE merchant_id = $1 AND response_status = 201 AND key > $2 ORDER BY key LIMIT $3 FOR UPDATE`,
+        [merchantId, after, PAGE],
+      )) as { key: string; response_body: unknown }[];
+      for (const row of rows) {
+        const context = idempotencyContext(merchantId, row.key);
+        const body = this.cipher.responseBodies.open(row.response_body, context) as { uuid?: unknown } | null;
+        if (body?.uuid !== userUuid) continue;
+        await manager.query(
+          `UPDATE "${KYC_SCHEMA}"."idempotency_keys" SET response_status = 410, response_body = $3
+           WHERE merchant_id = $1 AND key = $2`,
+          [merchantId, row.key, JSON.stringify(this.cipher.responseBodies.seal({ erased: true }, context))],
+        );
+        replaced += 1;
+      }
+      if (rows.length < PAGE) return replaced;
+      after = rows[rows.length - 1].key;
+    }
+  }
+}
