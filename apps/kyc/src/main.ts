@@ -1,15 +1,5 @@
-import { Logger } from '@nestjs/common';
-
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
-import { installAppLogger, loadLoggingConfig } from '@onramp/logging';
+import { runService } from '@onramp/service-runtime';
 
-// The process edge: the only place kyc reads its environment. The logger first, so that even a
-// configuration error at boot is a JSON line with LOG_FORMAT=json.
-installAppLogger('kyc', loadLoggingConfig(process.env));
-
-Promise.resolve()
-  .then(() => startKyc(loadKycConfig(process.env)))
-  .catch((err: unknown) => {
-    new Logger('kyc').error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  });
+// The process edge: the only place kyc reads its environment.
+runService('kyc', process.env, (env) => startKyc(loadKycConfig(env)));

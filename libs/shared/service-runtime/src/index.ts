@@ -1,1 +1,2 @@
 export * from './service-runtime';
+export * from './run-service';
