@@ -8,3 +8,4 @@ export * from './bootstrap';
 export * from './idempotent-requests';
 export * from './input-guard';
 export * from './optional-field';
+export * from './uuid-param';

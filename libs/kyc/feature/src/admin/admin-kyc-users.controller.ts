@@ -1,17 +1,12 @@
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 
 import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
 import { AdminActor } from '@onramp/persistence';
-import { badRequest } from '@onramp/http';
+import { uuidParam } from '@onramp/http';
 
 import { DecideKycUserUseCase, KycDecisionResult } from './decide-kyc-user.usecase';
 import { EraseKycUserUseCase, KycErasureResult } from './erase-kyc-user.usecase';
 import { KycDecisionDto } from './kyc-decision.dto';
-
-const uuidParam = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
-});
 
 // Operators only, through the gateway's admin listener (AdminGuard).
 @Controller('admin/kyc-users')
@@ -25,7 +20,7 @@ export class AdminKycUsersController {
   @Post(':uuid/decision')
   @HttpCode(200)
   async decision(
-    @Param('uuid', uuidParam) uuid: string,
+    @Param('uuid', uuidParam('uuid')) uuid: string,
     @Body() input: KycDecisionDto,
     @CurrentAdminActor() actor: AdminActor,
   ): Promise<KycDecisionResult> {

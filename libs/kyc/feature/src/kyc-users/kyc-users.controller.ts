@@ -5,7 +5,6 @@ import {
   Headers,
   HttpCode,
   Param,
-  ParseUUIDPipe,
   Post,
   Query,
   Req,
@@ -16,7 +15,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { notFound, PaginationQuery, setPaginationHeaders, uuidParam } from '@onramp/http';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { kycUserErased } from '../kyc-problem-types';
@@ -25,11 +24,6 @@ import { AddKycUserDto } from './dto/add-kyc-user.dto';
 import { KycUserResponse } from './kyc-user.presenter';
 import { ApiAddKycUser, ApiGetKycUser, ApiListKycUsers } from './kyc-users.openapi';
 import { KycUsersQueries } from './kyc-users.queries';
-
-const uuidParam = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
-});
 
 @Controller('kyc')
 @UseGuards(MerchantAuthGuard)
@@ -76,7 +70,7 @@ export class KycUsersController {
   @ApiGetKycUser()
   async get(
     @CurrentMerchant() merchantId: string,
-    @Param('uuid', uuidParam) uuid: string,
+    @Param('uuid', uuidParam('uuid')) uuid: string,
   ): Promise<KycUserResponse> {
     const user = await this.queries.getOne(merchantId, uuid);
     if (!user) throw notFound('KYC user not found');

@@ -1,16 +1,11 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { AdminGuard } from '@onramp/auth';
-import { badRequest, notFound, setPaginationHeaders } from '@onramp/http';
+import { notFound, setPaginationHeaders, uuidParam } from '@onramp/http';
 
 import { AdminOrderDetails, AdminOrderResponse, AdminOrdersQueries } from '../orders/admin-orders.queries';
 import { AdminOrdersQuery } from './admin-orders.query';
-
-const uuidParam = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
-});
 
 // Operators only (the gateway serves /admin/* on its loopback listener): read-only, any merchant.
 @Controller('admin/orders')
@@ -31,7 +26,7 @@ export class AdminOrdersController {
   }
 
   @Get(':uuid')
-  async getOne(@Param('uuid', uuidParam) uuid: string): Promise<AdminOrderDetails> {
+  async getOne(@Param('uuid', uuidParam('uuid')) uuid: string): Promise<AdminOrderDetails> {
     const order = await this.queries.getOne(uuid.toLowerCase());
     if (!order) throw notFound('order not found');
     return order;

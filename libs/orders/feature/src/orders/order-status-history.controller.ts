@@ -1,17 +1,12 @@
-import { Controller, Get, Param, ParseUUIDPipe, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { badRequest, notFound } from '@onramp/http';
+import { notFound, uuidParam } from '@onramp/http';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { ApiGetStatusHistory, MerchantStatusChange } from './order-status-history.openapi';
 import { OrdersQueries } from './orders.queries';
-
-const uuidParam = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
-});
 
 // GET /orders/{uuid}/status-history: every status the order took, oldest first (the dashboard's
 // order timeline). The causing event ids stay internal; the operator's admin API shows them.
@@ -26,7 +21,7 @@ export class OrderStatusHistoryController {
   @ApiGetStatusHistory()
   async history(
     @CurrentMerchant() merchantId: string,
-    @Param('uuid', uuidParam) uuid: string,
+    @Param('uuid', uuidParam('uuid')) uuid: string,
   ): Promise<MerchantStatusChange[]> {
     const rows = await this.queries.statusHistory(merchantId, uuid);
     if (!rows) throw notFound('order not found');

@@ -5,7 +5,6 @@ import {
   Headers,
   HttpCode,
   Param,
-  ParseUUIDPipe,
   Post,
   Query,
   Req,
@@ -16,7 +15,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { badRequest, conflict, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { conflict, notFound, PaginationQuery, setPaginationHeaders, uuidParam } from '@onramp/http';
 import { encodeQr, qrToSvg } from '@onramp/sepa';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
@@ -25,11 +24,6 @@ import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderResponse } from './order.presenter';
 import { ApiCreateOrder, ApiGetPaymentDetails, ApiGetPaymentQr, ApiListOrders } from './orders.openapi';
 import { OrdersQueries } from './orders.queries';
-
-const uuidParam = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    badRequest('uuid must be a UUID', [{ field: 'uuid', message: 'uuid must be a UUID' }]),
-});
 
 @Controller('orders')
 @UseGuards(MerchantAuthGuard)
@@ -73,7 +67,7 @@ export class OrdersController {
   @ApiGetPaymentDetails()
   async paymentDetails(
     @CurrentMerchant() merchantId: string,
-    @Param('uuid', uuidParam) uuid: string,
+    @Param('uuid', uuidParam('uuid')) uuid: string,
   ): Promise<OrderResponse> {
     const order = await this.queries.getOne(merchantId, uuid);
     if (!order) throw notFound('order not found');
@@ -84,7 +78,7 @@ export class OrdersController {
   @ApiGetPaymentQr()
   async paymentQr(
     @CurrentMerchant() merchantId: string,
-    @Param('uuid', uuidParam) uuid: string,
+    @Param('uuid', uuidParam('uuid')) uuid: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const order = await this.queries.getOne(merchantId, uuid);
