@@ -37,7 +37,7 @@ export class AdminKycUsersController {
   @Post(':uuid/erase')
   @HttpCode(200)
   eraseUser(
-    @Param('uuid', uuidParam) uuid: string,
+    @Param('uuid', uuidParam('uuid')) uuid: string,
     @CurrentAdminActor() actor: AdminActor,
   ): Promise<KycErasureResult> {
     return this.erase.execute(uuid.toLowerCase(), actor);
