@@ -11,6 +11,7 @@ import { MerchantPaymentPolicies1764400000001 } from './migrations/1764400000001
 import { CreditReversals1764400000002 } from './migrations/1764400000002-credit-reversals';
 import { CollectionAccounts1764400000003 } from './migrations/1764400000003-collection-accounts';
 import { SealedPayerData1764500000000 } from './migrations/1764500000000-sealed-payer-data';
+import { PayoutStopped1764600000000 } from './migrations/1764600000000-payout-stopped';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
@@ -30,5 +31,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CreditReversals1764400000002,
     CollectionAccounts1764400000003,
     SealedPayerData1764500000000,
+    PayoutStopped1764600000000,
   ],
 };

@@ -88,6 +88,10 @@ export class BankTransactionEntity {
   @Column('text', { name: 'reversal_reason', nullable: true })
   reversalReason!: string | null;
 
+  // reversed after paying, and its order then FAILED: the payout was stopped before signing
+  @Column('timestamptz', { name: 'payout_stopped_at', nullable: true })
+  payoutStoppedAt!: Date | null;
+
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 

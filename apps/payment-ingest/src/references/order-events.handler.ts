@@ -80,6 +80,19 @@ export class OrderEventsHandler implements OnModuleInit {
     }
   }
 
+  // A FAILED order sent no USDC: a credit of it that the bank took back (payment.reversed) had its
+  // payout stopped in time, so it is no longer an unfunded payout for the operator to chase.
+  private async notePayoutStopped(manager: EntityManager, orderUuid: string): Promise<void> {
+    const [stopped]: [unknown[], number] = await manager.query(
+      `UPDATE payments.bank_transactions SET payout_stopped_at = now(), updated_at = now()
+       WHERE matched_order_uuid = $1 AND match_status = 'MATCHED' AND reversed_at IS NOT NULL AND payout_stopped_at IS NULL
+       RETURNING id`,
+      [orderUuid],
+    );
+    if (stopped.length > 0)
+      this.log.log(`order ${orderUuid} FAILED: the payout of its reversed credit was stopped`);
+  }
+
   // A finished order takes no more money. If this overtakes its order.created (another topic), a
   // CLOSED row is written first and order.created then leaves it alone.
   async closeReference(
@@ -87,6 +100,7 @@ export class OrderEventsHandler implements OnModuleInit {
     manager: EntityManager,
   ): Promise<void> {
     const { data, merchantId } = event;
+    if (event.type === Topics.OrderFailed) await this.notePayoutStopped(manager, data.orderUuid);
     // An EXPIRED reference stays so: a late credit is then told apart from a second payment.
     const known = await manager.findOneBy(OpenReferenceEntity, { orderUuid: data.orderUuid });
     if (known) {

@@ -66,6 +66,7 @@ export class RecordSepaCreditUseCase {
       payerNameCheck: null,
       reversedAt: null,
       reversalReason: null,
+      payoutStoppedAt: null,
       matchedReference: null,
       matchedOrderUuid: null,
       createdAt: now,

@@ -123,10 +123,7 @@ export class AdminBankStatementsController {
         .addOrderBy('t.reversedAt', 'ASC')
         .take(500)
         .getMany();
-      return credits.map((t) => ({
-        ...this.present(t),
-        reason: `REVERSED${t.reversalReason ? ` ${t.reversalReason}` : ''}${t.matchStatus === 'MATCHED' ? ` after paying order ${t.matchedOrderUuid}` : ''}`,
-      }));
+      return credits.map((t) => ({ ...this.present(t), reason: reversedReason(t) }));
     }
     const rows = await query
       .where('t.suspense_reason IS NOT NULL')
@@ -154,4 +151,13 @@ export class AdminBankStatementsController {
       createdAt: t.createdAt.toISOString(),
     };
   }
+}
+
+// What the operator reads: a paid credit's payout either went ahead (check it) or was stopped.
+function reversedReason(t: BankTransactionEntity): string {
+  const code = `REVERSED${t.reversalReason ? ` ${t.reversalReason}` : ''}`;
+  if (t.matchStatus !== 'MATCHED') return code;
+  if (t.payoutStoppedAt)
+    return `${code} before the payout of order ${t.matchedOrderUuid}: payout stopped, order FAILED`;
+  return `${code} after paying order ${t.matchedOrderUuid}`;
 }

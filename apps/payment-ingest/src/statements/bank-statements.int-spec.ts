@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { OrderFailedV2, Topics } from '@onramp/contracts';
 import { generateRfReference } from '@onramp/sepa';
-import { operatorHeaders } from '@onramp/testing';
+import { envelope, operatorHeaders } from '@onramp/testing';
 
+import { OrderEventsHandler } from '../references/order-events.handler';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 const FIXTURES = join(__dirname, '../../../../libs/payments/domain/fixtures');
@@ -114,6 +116,24 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
           reason: 'FR01',
         },
       },
+    ]);
+    // settlement stopped the payout in time and the order FAILED: the operator reads so
+    const failed = envelope(Topics.OrderFailed, merchant, {
+      orderUuid: orderOf.exact,
+      reference: ORDERS.exact.reference,
+      amount: '100',
+      currency: 'EUR',
+      recipientAddress: '0x' + '1'.repeat(40),
+      reason: 'payment reversed by the bank (FR01) before payout',
+    } as unknown as OrderFailedV2);
+    await t.dataSource.transaction((m) => t.app.get(OrderEventsHandler).closeReference(failed, m));
+    const afterStop = await t.app.inject({
+      method: 'GET',
+      url: '/admin/bank-transactions?reversed=true',
+      headers: operatorHeaders('GET', '/admin/bank-transactions?reversed=true'),
+    });
+    expect(afterStop.json<{ reason: string }[]>().map((c) => c.reason)).toEqual([
+      `REVERSED FR01 before the payout of order ${orderOf.exact}: payout stopped, order FAILED`,
     ]);
 
     // the same bookings again in the end-of-day camt.053 (another message id) book nothing twice;

@@ -150,6 +150,7 @@ export class IngestBankStatementUseCase {
       payerNameCheck: null,
       reversedAt: null,
       reversalReason: null,
+      payoutStoppedAt: null,
       matchedReference: null,
       matchedOrderUuid: null,
       createdAt: now,
