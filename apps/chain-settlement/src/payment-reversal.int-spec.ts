@@ -95,6 +95,7 @@ describe('chain-settlement: a reversed payment stops its payout before signing (
         SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
         SETTLEMENT_POLL_MS: '100',
         CHAIN_CONFIRMATIONS: '1',
+        SETTLEMENT_MAX_PER_TRANSFER_USDC: '1000', // a larger payout waits HELD for an operator
       },
       groupId,
     });
@@ -138,6 +139,21 @@ describe('chain-settlement: a reversed payment stops its payout before signing (
     expect(await chain.balanceOf(p.recipientAddress)).toBe(0n);
     expect(collector.forOrder(Topics.TransferFailed, p.orderUuid)).toHaveLength(1);
     expect(collector.forOrder(Topics.TransferSucceeded, p.orderUuid)).toHaveLength(0);
+  }, 120_000);
+
+  it('cancels a payout HELD over a payout cap, which no operator release can then sign', async () => {
+    const p = payment({ payedAmount: '2000.00' }); // 2138.40 USDC, over the 1000 cap
+    await produce(producer, confirmEvent(p), p.orderUuid);
+    await waitFor(async () => (await settlement(p.orderUuid))?.state === 'HELD', {
+      timeoutMs: 60_000,
+      description: 'settlement HELD over the cap',
+    });
+    await produce(producer, reverseEvent(p), p.orderUuid);
+    const failed = await collector.waitFor(Topics.TransferFailed, p.orderUuid);
+    expect(failed.data.reason).toBe(REASON);
+    expect(await settlement(p.orderUuid)).toEqual({ state: 'CANCELLED', nonce: null });
+    expect(await outcome(p.orderUuid)).toBe('CANCELLED');
+    expect(await signedTransactions(p.orderUuid)).toBe(0);
   }, 120_000);
 
   it('fails the order when the reversal overtakes its payment.confirmed, which then creates no settlement', async () => {

@@ -9,7 +9,7 @@ import { SettlementEntity } from '../settlements/settlement.entity';
 import { lockOrderPayment, ReversalOutcome, reversalOf, reversedPaymentReason } from './payment-reversals';
 
 // payment.reversed: the bank took back the euros that paid an order. A settlement not signed yet
-// (PENDING) is cancelled, and the order fails (transfer.failed, nothing reached the chain), in the
+// (PENDING, or HELD over a payout cap) is cancelled, and the order fails (transfer.failed, nothing reached the chain), in the
 // consumer's transaction. Once signed, a transfer is never withdrawn (its bytes may already be on
 // the network): it goes ahead, and the reversal stays flagged on the payments side for the operator.
 //
