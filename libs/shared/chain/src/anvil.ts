@@ -16,6 +16,7 @@ export interface StartAnvilOptions {
   blockTimeSeconds?: number; // undefined: mine a block per transaction
   stateFile?: string; // loaded at start, dumped at stop
   stateIntervalSeconds?: number; // with stateFile: also dump every N seconds, so a SIGKILLed anvil keeps its chain
+  slotsInAnEpoch?: number; // anvil's 'safe' block trails the head by this many blocks, 'finalized' by twice as many (default 32)
   startTimeoutMs?: number;
 }
 
@@ -35,6 +36,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHan
   const chainId = opts.chainId ?? ANVIL_DEFAULT_CHAIN_ID;
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'];
   if (opts.blockTimeSeconds !== undefined) args.push('--block-time', String(opts.blockTimeSeconds));
+  if (opts.slotsInAnEpoch !== undefined) args.push('--slots-in-an-epoch', String(opts.slotsInAnEpoch));
   if (opts.stateFile) args.push('--state', opts.stateFile);
   if (opts.stateFile && opts.stateIntervalSeconds)
     args.push('--state-interval', String(opts.stateIntervalSeconds));
