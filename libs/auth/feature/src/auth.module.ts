@@ -1,9 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
-import { adminAuditController, ServiceCallersModule } from '@onramp/auth';
-import { HealthController } from '@onramp/http';
-import { MetricsController, MetricsModule } from '@onramp/observability';
-import { typeOrmRootFor } from '@onramp/persistence';
+import { adminAuditController } from '@onramp/auth';
+import { serviceInfrastructure } from '@onramp/service-runtime';
 
 import { AdminMerchantsController } from './admin/admin-merchants.controller';
 import { AdminOperatorsController } from './admin/admin-operators.controller';
@@ -31,17 +29,16 @@ import { TokenController } from './token/token.controller';
 @Module({})
 export class AuthModule {
   static forRoot(config: AuthConfig): DynamicModule {
-    const { runtime } = config;
+    const infrastructure = serviceInfrastructure({
+      databaseUrl: config.databaseUrl,
+      database: SERVICE_DATABASE,
+      runtime: config.runtime,
+    });
     return {
       module: AuthModule,
-      imports: [
-        typeOrmRootFor({ url: config.databaseUrl, ...SERVICE_DATABASE, ...runtime.database }),
-        ServiceCallersModule.forRoot(runtime.callers),
-        MetricsModule.forRoot(runtime.metrics),
-      ],
+      imports: infrastructure.imports,
       controllers: [
-        HealthController,
-        MetricsController,
+        ...infrastructure.controllers,
         TokenController,
         JwksController,
         TokenRevocationsController,

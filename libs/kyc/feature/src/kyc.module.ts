@@ -1,12 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
+import { adminAuditController } from '@onramp/auth';
 import { FieldCipher } from '@onramp/crypto';
-import { HealthController, IdempotentRequests } from '@onramp/http';
-import { MetricsController, MetricsModule } from '@onramp/observability';
-import { MessagingModule } from '@onramp/messaging';
-import { typeOrmRootFor } from '@onramp/persistence';
+import { IdempotentRequests } from '@onramp/http';
+import { serviceInfrastructure } from '@onramp/service-runtime';
 
 import { AdminKycUsersController } from './admin/admin-kyc-users.controller';
 import { DecideKycUserUseCase } from './admin/decide-kyc-user.usecase';
@@ -25,19 +23,17 @@ import { KycUsersRepository } from './kyc-users/kyc-users.repository';
 @Module({})
 export class KycModule {
   static forRoot(config: KycConfig): DynamicModule {
-    const { runtime } = config;
+    const infrastructure = serviceInfrastructure({
+      databaseUrl: config.databaseUrl,
+      database: SERVICE_DATABASE,
+      runtime: config.runtime,
+      messagingService: 'kyc',
+    });
     return {
       module: KycModule,
-      imports: [
-        typeOrmRootFor({ url: config.databaseUrl, ...SERVICE_DATABASE, ...runtime.database }),
-        MessagingModule.forService({ schema: KYC_SCHEMA, service: 'kyc', transport: runtime.transport }),
-        MerchantAuthModule.forRoot(runtime.merchantAuth),
-        ServiceCallersModule.forRoot(runtime.callers),
-        MetricsModule.forRoot(runtime.metrics),
-      ],
+      imports: infrastructure.imports,
       controllers: [
-        HealthController,
-        MetricsController,
+        ...infrastructure.controllers,
         KycUsersController,
         InternalKycUsersController,
         AdminKycUsersController,

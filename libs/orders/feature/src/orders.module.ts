@@ -1,12 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
-import { HealthController, IdempotentRequests } from '@onramp/http';
-import { MetricsController, MetricsModule } from '@onramp/observability';
-import { MessagingModule } from '@onramp/messaging';
+import { IdempotentRequests } from '@onramp/http';
 import { systemClock } from '@onramp/orders-domain';
-import { typeOrmRootFor } from '@onramp/persistence';
+import { serviceInfrastructure } from '@onramp/service-runtime';
 
 import { AdminOrdersController } from './admin/admin-orders.controller';
 import { ORDERS_CONFIG, ORDERS_SCHEMA, OrdersConfig } from './config';
@@ -30,23 +27,17 @@ import { OrdersRepository } from './orders/orders.repository';
 @Module({})
 export class OrdersModule {
   static forRoot(config: OrdersConfig): DynamicModule {
-    const { runtime } = config;
+    const infrastructure = serviceInfrastructure({
+      databaseUrl: config.databaseUrl,
+      database: SERVICE_DATABASE,
+      runtime: config.runtime,
+      messagingService: config.consumerName,
+    });
     return {
       module: OrdersModule,
-      imports: [
-        typeOrmRootFor({ url: config.databaseUrl, ...SERVICE_DATABASE, ...runtime.database }),
-        MessagingModule.forService({
-          schema: ORDERS_SCHEMA,
-          service: config.consumerName,
-          transport: runtime.transport,
-        }),
-        MerchantAuthModule.forRoot(runtime.merchantAuth),
-        ServiceCallersModule.forRoot(runtime.callers),
-        MetricsModule.forRoot(runtime.metrics),
-      ],
+      imports: infrastructure.imports,
       controllers: [
-        HealthController,
-        MetricsController,
+        ...infrastructure.controllers,
         OrdersController,
         OrderStatusHistoryController,
         AdminOrdersController,

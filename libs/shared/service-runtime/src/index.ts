@@ -1,2 +1,3 @@
 export * from './service-runtime';
 export * from './run-service';
+export * from './service-infrastructure';

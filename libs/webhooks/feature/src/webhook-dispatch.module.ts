@@ -1,10 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
-import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
-import { HealthController } from '@onramp/http';
-import { MetricsController, MetricsModule } from '@onramp/observability';
-import { MessagingModule } from '@onramp/messaging';
-import { typeOrmRootFor } from '@onramp/persistence';
+import { adminAuditController } from '@onramp/auth';
+import { serviceInfrastructure } from '@onramp/service-runtime';
 
 import { AdminDeliveriesController } from './admin/admin-deliveries.controller';
 import { WEBHOOK_CONFIG, WebhookDispatchConfig, WEBHOOKS_SCHEMA } from './config';
@@ -32,23 +29,17 @@ import { OrderOutcomeEventsHandler } from './events/order-outcome-events.handler
 @Module({})
 export class WebhookDispatchModule {
   static forRoot(config: WebhookDispatchConfig): DynamicModule {
-    const { runtime } = config;
+    const infrastructure = serviceInfrastructure({
+      databaseUrl: config.env.DATABASE_URL,
+      database: SERVICE_DATABASE,
+      runtime: config.runtime,
+      messagingService: 'webhook-dispatch',
+    });
     return {
       module: WebhookDispatchModule,
-      imports: [
-        typeOrmRootFor({ url: config.env.DATABASE_URL, ...SERVICE_DATABASE, ...runtime.database }),
-        MessagingModule.forService({
-          schema: WEBHOOKS_SCHEMA,
-          service: 'webhook-dispatch',
-          transport: runtime.transport,
-        }),
-        MerchantAuthModule.forRoot(runtime.merchantAuth),
-        ServiceCallersModule.forRoot(runtime.callers),
-        MetricsModule.forRoot(runtime.metrics),
-      ],
+      imports: infrastructure.imports,
       controllers: [
-        HealthController,
-        MetricsController,
+        ...infrastructure.controllers,
         MerchantWebhookController,
         WebhookToolsController,
         AdminDeliveriesController,
