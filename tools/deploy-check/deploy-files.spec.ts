@@ -115,6 +115,7 @@ const NOT_IN_ENV = new Set([
   'KYC_PREVIOUS_ENCRYPTION_KEYS', // a secret: kyc's Secret
   'PAYER_DATA_ENCRYPTION_KEY', // a secret: the Secrets of the apps that share the payer-data ring
   'PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS',
+  'WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS', // webhook-dispatch's Secret, during a rotation
 ]);
 
 describe('Helm chart values for every app variable', () => {

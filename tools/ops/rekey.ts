@@ -5,13 +5,15 @@
 // - KYC_ENCRYPTION_KEY (+ KYC_PREVIOUS_ENCRYPTION_KEYS): all KYC PII and KYC idempotency records;
 // - PAYER_DATA_ENCRYPTION_KEY (+ PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS): the payer's name and IBAN in
 //   payments (IBAN indexes recomputed), the KYC holders' names there, the sealed payer name in orders
-//   and settlement, webhook delivery bodies; values still plain from before sealing get sealed.
-// Give one ring or both. Resumable; safe beside the running services. When it reports 0 left, the
+//   and settlement, webhook delivery bodies; values still plain from before sealing get sealed;
+// - WEBHOOK_SECRET_ENCRYPTION_KEY (+ WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS): merchants' webhook
+//   signing secrets.
+// Give any of the rings. Resumable; safe beside the running services. When it reports 0 left, the
 // previous keys can be dropped (payer data: once the topics' retention has dropped older events too).
 // Env: DATABASE_URL (a role that may update the schemas of the ring: kyc; payments, orders,
 // settlement, webhooks) and the ring variables. Exit 0: done; 2: an error.
 import { ConfigError, loadEnv, str } from '@onramp/config';
-import { rekeyKyc, rekeyPayerData } from '@onramp/ops';
+import { rekeyKyc, rekeyPayerData, rekeyWebhookSecrets } from '@onramp/ops';
 
 const list = (value: string): string[] =>
   value
@@ -26,9 +28,13 @@ async function main(): Promise<number> {
     KYC_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
     PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
     PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+    WEBHOOK_SECRET_ENCRYPTION_KEY: str({ optional: true }),
+    WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
   });
-  if (!env.KYC_ENCRYPTION_KEY && !env.PAYER_DATA_ENCRYPTION_KEY)
-    throw new ConfigError('give KYC_ENCRYPTION_KEY, PAYER_DATA_ENCRYPTION_KEY or both: the rings to re-seal');
+  if (!env.KYC_ENCRYPTION_KEY && !env.PAYER_DATA_ENCRYPTION_KEY && !env.WEBHOOK_SECRET_ENCRYPTION_KEY)
+    throw new ConfigError(
+      'give KYC_ENCRYPTION_KEY, PAYER_DATA_ENCRYPTION_KEY and/or WEBHOOK_SECRET_ENCRYPTION_KEY: the rings to re-seal',
+    );
   if (env.KYC_ENCRYPTION_KEY) {
     const report = await rekeyKyc({
       databaseUrl: env.DATABASE_URL,
@@ -47,6 +53,18 @@ async function main(): Promise<number> {
     const missing = report.missing.length > 0 ? ` (not in this database: ${report.missing.join(', ')})` : '';
     process.stdout.write(
       `[rekey] payer data: rows re-sealed under key ${report.keyId}: ${counts.join(', ')}${missing}\n`,
+    );
+  }
+  if (env.WEBHOOK_SECRET_ENCRYPTION_KEY) {
+    const report = await rekeyWebhookSecrets({
+      databaseUrl: env.DATABASE_URL,
+      keys: [env.WEBHOOK_SECRET_ENCRYPTION_KEY, ...list(env.WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS)],
+    });
+    const n = report.resealed['webhooks.endpoints'];
+    process.stdout.write(
+      n === undefined
+        ? `[rekey] webhook secrets: no webhooks.endpoints table in this database\n`
+        : `[rekey] webhook secrets: ${n} endpoints re-sealed under key ${report.keyId}\n`,
     );
   }
   return 0;

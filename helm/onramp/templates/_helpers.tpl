@@ -164,6 +164,7 @@ webhook-dispatch:
   secretKeys:
     - { name: DATABASE_URL }
     - { name: WEBHOOK_SECRET_ENCRYPTION_KEY }
+    - { name: WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS, optional: true }
     - { name: PAYER_DATA_ENCRYPTION_KEY }
     - { name: PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS, optional: true }
     - { name: SERVICE_CALLERS, optional: true }

@@ -30,7 +30,8 @@ export type {
 } from './dead-letters/replay-dead-letters';
 export { rekeyKyc } from './rekey/rekey-kyc';
 export type { RekeyOptions, RekeyReport } from './rekey/rekey-kyc';
-export { rekeyPayerData } from './rekey/rekey-payer-data';
+export { rekeyPayerData, rekeyWebhookSecrets } from './rekey/rekey-payer-data';
 export type { RekeyPayerDataOptions, RekeyPayerDataReport } from './rekey/rekey-payer-data';
 export { listHeldSettlements, releaseHeldSettlement } from './settlement-holds/settlement-holds';
 export type { HeldSettlement, ReleaseOutcome } from './settlement-holds/settlement-holds';
+export type { ResealReport, SealedTable } from './rekey/sealed-tables';

@@ -9,10 +9,11 @@ import {
   payerNameContext,
   sealPayerName,
   webhookBodyContext,
+  webhookSecretContext,
 } from '@onramp/crypto';
 import { createDatabase } from '@onramp/testing';
 
-import { rekeyPayerData } from './rekey-payer-data';
+import { rekeyPayerData, rekeyWebhookSecrets } from './rekey-payer-data';
 
 describe('rekeyPayerData (real Postgres)', () => {
   const oldKey = randomBytes(32).toString('hex');
@@ -113,5 +114,24 @@ describe('rekeyPayerData (real Postgres)', () => {
     const [settlement] = (await db.query(`SELECT * FROM settlement.settlements`)).rows;
     expect(current.decrypt(settlement.payer_account_holder_name, payerNameContext(order))).toBe('Ada 2');
     expect(webhookBodyContext(order)).toBe(`webhook-body:${order}`);
+  });
+
+  it("re-seals webhook-dispatch's signing secrets under the newest key of their own ring", async () => {
+    await db.query(`CREATE SCHEMA webhooks`);
+    await db.query(
+      `CREATE TABLE webhooks.endpoints (merchant_id UUID PRIMARY KEY, secret_enc TEXT NOT NULL)`,
+    );
+    const merchant = randomUUID();
+    await db.query(`INSERT INTO webhooks.endpoints VALUES ($1, $2)`, [
+      merchant,
+      new FieldCipher(oldKey).encrypt('whsec_abc', webhookSecretContext(merchant)),
+    ]);
+    const report = await rekeyWebhookSecrets({ databaseUrl, keys: [newKey, oldKey] });
+    expect(report.resealed).toEqual({ 'webhooks.endpoints': 1 });
+    const [row] = (await db.query(`SELECT secret_enc FROM webhooks.endpoints`)).rows;
+    expect(new FieldCipher(newKey).decrypt(row.secret_enc, webhookSecretContext(merchant))).toBe('whsec_abc');
+    expect((await rekeyWebhookSecrets({ databaseUrl, keys: [newKey, oldKey] })).resealed).toEqual({
+      'webhooks.endpoints': 0,
+    });
   });
 });

@@ -1,14 +1,12 @@
-import { Client } from 'pg';
-
 import {
-  FieldCipher,
-  ibanIndexes,
-  isSealed,
   kycHolderNameContext,
   paymentsFieldContext,
   payerNameContext,
   webhookBodyContext,
+  webhookSecretContext,
 } from '@onramp/crypto';
+
+import { ResealReport, resealTables, SealedTable } from './sealed-tables';
 
 // Re-seals every value of the payer-data ring under its newest key: the payer's name and IBAN in
 // payments (with their blind index recomputed), the KYC holders' names payment-ingest keeps, the
@@ -24,14 +22,7 @@ export interface RekeyPayerDataOptions {
   batchSize?: number;
 }
 
-interface SealedTable {
-  name: string; // schema.table, as in the report
-  id: string; // the primary key column
-  columns: { column: string; context: (id: string) => string }[];
-  ibanIndex?: { column: string; of: string }; // a blind index kept beside a sealed IBAN
-}
-
-const TABLES: SealedTable[] = [
+const PAYER_DATA_TABLES: SealedTable[] = [
   {
     name: 'payments.bank_transactions',
     id: 'id',
@@ -73,93 +64,22 @@ const TABLES: SealedTable[] = [
   },
 ];
 
-export interface RekeyPayerDataReport {
-  keyId: string;
-  resealed: Record<string, number>; // rows rewritten per table
-  missing: string[]; // tables this database does not have (a service not deployed here)
+export type RekeyPayerDataReport = ResealReport;
+
+export function rekeyPayerData(opts: RekeyPayerDataOptions): Promise<RekeyPayerDataReport> {
+  return resealTables(opts.databaseUrl, opts.keys, PAYER_DATA_TABLES, opts.batchSize);
 }
 
-export async function rekeyPayerData(opts: RekeyPayerDataOptions): Promise<RekeyPayerDataReport> {
-  const cipher = new FieldCipher(opts.keys);
-  const batchSize = opts.batchSize ?? 200;
-  const client = new Client({ connectionString: opts.databaseUrl });
-  await client.connect();
-  const report: RekeyPayerDataReport = { keyId: cipher.keyId, resealed: {}, missing: [] };
-  try {
-    for (const table of TABLES) {
-      const { rows } = await client.query<{ exists: boolean }>(
-        `SELECT to_regclass($1) IS NOT NULL AS exists`,
-        [table.name],
-      );
-      if (!rows[0]?.exists) {
-        report.missing.push(table.name);
-        continue;
-      }
-      report.resealed[table.name] = await inBatches(client, () =>
-        resealBatch(client, cipher, opts.keys, table, batchSize),
-      );
-    }
-    return report;
-  } finally {
-    await client.end();
-  }
-}
+// webhook-dispatch's own ring (WEBHOOK_SECRET_ENCRYPTION_KEY, WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS):
+// the merchants' signing secrets.
+const WEBHOOK_SECRET_TABLES: SealedTable[] = [
+  {
+    name: 'webhooks.endpoints',
+    id: 'merchant_id',
+    columns: [{ column: 'secret_enc', context: webhookSecretContext }],
+  },
+];
 
-async function resealBatch(
-  client: Client,
-  cipher: FieldCipher,
-  ring: readonly string[],
-  table: SealedTable,
-  batchSize: number,
-): Promise<number> {
-  const cols = table.columns.map((c) => c.column);
-  const stale = cols.map((c) => `(${c} IS NOT NULL AND split_part(${c}, '.', 2) <> $1)`).join(' OR ');
-  const { rows } = await client.query<Record<string, string | null>>(
-    `SELECT ${table.id}::text AS id, ${cols.join(', ')} FROM ${table.name}
-     WHERE ${stale} ORDER BY ${table.id} LIMIT $2 FOR UPDATE SKIP LOCKED`,
-    [cipher.keyId, batchSize],
-  );
-  for (const row of rows) {
-    const id = row.id as string;
-    const next: Record<string, string | null> = {};
-    const plain: Record<string, string | null> = {};
-    for (const { column, context } of table.columns) {
-      const value = row[column];
-      plain[column] = value === null ? null : isSealed(value) ? cipher.decrypt(value, context(id)) : value;
-      next[column] =
-        value === null || (isSealed(value) && !cipher.isStale(value))
-          ? value
-          : cipher.encrypt(plain[column] as string, context(id));
-    }
-    const sets = cols.map((c, i) => `${c} = $${i + 2}`);
-    const params: (string | null)[] = [id, ...cols.map((c) => next[c])];
-    if (table.ibanIndex) {
-      const iban = plain[table.ibanIndex.of];
-      sets.push(`${table.ibanIndex.column} = $${params.length + 1}`);
-      params.push(iban === null ? null : ibanIndexes([ring[0]], iban)[0]);
-    }
-    const unchanged = cols.map((c, i) => `${c} IS NOT DISTINCT FROM $${params.length + i + 1}`);
-    params.push(...cols.map((c) => row[c]));
-    await client.query(
-      `UPDATE ${table.name} SET ${sets.join(', ')} WHERE ${table.id} = $1::uuid AND ${unchanged.join(' AND ')}`,
-      params,
-    );
-  }
-  return rows.length;
-}
-
-async function inBatches(client: Client, batch: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    await client.query('BEGIN');
-    try {
-      const n = await batch();
-      await client.query('COMMIT');
-      total += n;
-      if (n === 0) return total;
-    } catch (err) {
-      await client.query('ROLLBACK');
-      throw err;
-    }
-  }
+export function rekeyWebhookSecrets(opts: RekeyPayerDataOptions): Promise<ResealReport> {
+  return resealTables(opts.databaseUrl, opts.keys, WEBHOOK_SECRET_TABLES, opts.batchSize);
 }

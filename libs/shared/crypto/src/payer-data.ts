@@ -22,6 +22,9 @@ export const paymentsFieldContext = (
   field: PaymentsSealedField,
 ): string => `payments:${table}:${id.toLowerCase()}:${field}`;
 
+// A merchant's webhook signing secret at rest (webhook-dispatch's own ring), bound to the merchant.
+export const webhookSecretContext = (merchantId: string): string => `webhook-secret:${merchantId}`;
+
 // A webhook delivery's body at rest, bound to the delivery.
 export const webhookBodyContext = (deliveryId: string): string => `webhook-body:${deliveryId.toLowerCase()}`;
 

@@ -46,6 +46,7 @@ describe('loadWebhookConfig', () => {
     expect(c.sandbox).toBe(false);
     expect(c.secretEncryptionKey).toBe(KEY);
     expect(c.payerDataKeys).toEqual([PAYER_KEY, KEY]);
+    expect(c.secretEncryptionKeys).toEqual([KEY]);
   });
 
   it('keeps the 72 h retry window in production and names bad variables', () => {
@@ -75,5 +76,25 @@ describe('loadWebhookConfig', () => {
     expect(() =>
       loadWebhookConfig({ ...base, WEBHOOK_ALLOWED_ADDRESSES: '10.0.0.0/8,hooks.internal' }),
     ).toThrow('WEBHOOK_ALLOWED_ADDRESSES must list IP addresses, not 10.0.0.0/8, hooks.internal');
+  });
+
+  it('reads the webhook-secret ring and refuses a development key in it in production', () => {
+    const old = 'c'.repeat(64);
+    const prod = {
+      ...base,
+      ONRAMP_MODE: 'production',
+      WEBHOOK_SECRET_ENCRYPTION_KEY: KEY,
+      PAYER_DATA_ENCRYPTION_KEY: PAYER_KEY,
+    };
+    expect(
+      loadWebhookConfig({ ...prod, WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS: ` ${old} ,` })
+        .secretEncryptionKeys,
+    ).toEqual([KEY, old]);
+    expect(() =>
+      loadWebhookConfig({ ...prod, WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS: DEV_SECRET_ENCRYPTION_KEY }),
+    ).toThrow('WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS entry 1 must not be a public development key');
+    expect(() => loadWebhookConfig({ ...base, WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS: 'short' })).toThrow(
+      'WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS entry 1 must be 32 bytes',
+    );
   });
 });

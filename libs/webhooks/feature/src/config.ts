@@ -1,5 +1,5 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
-import { DEVELOPMENT_KEYS, isDevelopmentKey, payerDataKeyRing } from '@onramp/crypto';
+import { DEVELOPMENT_KEYS, isDevelopmentKey, keyRingFrom, payerDataKeyRing } from '@onramp/crypto';
 import { HOUR_MS, parseIp, RetryPolicy } from '@onramp/webhooks-domain';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
@@ -16,6 +16,9 @@ export const webhookEnvSpec = {
   HOST: commonEnv.HOST,
   WEBHOOK_DISPATCH_PORT: int({ default: defaultPorts.webhookDispatch, min: 1, max: 65535 }),
   WEBHOOK_SECRET_ENCRYPTION_KEY: str({ optional: true }),
+  // Keys that sealed signing secrets before WEBHOOK_SECRET_ENCRYPTION_KEY, comma-separated: they still
+  // open them until `npm run rekey` has re-sealed every endpoint's secret under the current key.
+  WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
   // The payer-data ring, shared with payment-ingest (docs/security.md, PII at rest): opens the payer's
   // name in order.completed and seals delivery bodies at rest. The older keys, comma-separated, still
   // open what they sealed until `npm run rekey` has re-sealed it.
@@ -40,6 +43,7 @@ export interface WebhookDispatchConfig {
   sandbox: boolean;
   allowedAddresses: string[]; // WEBHOOK_ALLOWED_ADDRESSES
   secretEncryptionKey: string;
+  secretEncryptionKeys: string[]; // the ring: secretEncryptionKey first, then the previous keys
   payerDataKeys: string[]; // newest first
   retryPolicy: RetryPolicy;
   pollMs: number;
@@ -64,7 +68,16 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
     );
   }
   let payerDataKeys: string[];
+  let secretEncryptionKeys: string[];
   try {
+    secretEncryptionKeys = keyRingFrom({
+      name: 'WEBHOOK_SECRET_ENCRYPTION_KEY',
+      previousName: 'WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS',
+      current: key,
+      previous: env.WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS,
+      production: !sandbox,
+      developmentKey: DEV_SECRET_ENCRYPTION_KEY,
+    });
     payerDataKeys = payerDataKeyRing(env, !sandbox);
   } catch (err) {
     throw new ConfigError((err as Error).message);
@@ -90,7 +103,8 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
     env,
     sandbox,
     allowedAddresses,
-    secretEncryptionKey: key === '' ? DEV_SECRET_ENCRYPTION_KEY : key,
+    secretEncryptionKey: secretEncryptionKeys[0],
+    secretEncryptionKeys,
     payerDataKeys,
     retryPolicy: {
       baseDelayMs: env.WEBHOOK_RETRY_BASE_MS,
