@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
+import { Client } from 'pg';
 
 import { freePort } from '@onramp/chain';
 import { reconcile } from '@onramp/ops';
@@ -89,6 +90,7 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
         COLLECTION_BIC: COLLECTION.bic,
         COLLECTION_ACCOUNT_NAME: COLLECTION.name,
         WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1',
+        SETTLEMENT_MAX_PER_TRANSFER_USDC: '500', // the reversal case below keeps its payout HELD
         NODE_EXTRA_CA_CERTS: tls.certFile,
       },
     });
@@ -371,5 +373,120 @@ describe('production mode: a camt.054 upload pays orders through the admin host'
       '250365.00 EUR received = 305.00 paid + 0.00 in suspense + 250060.00 returning + 0.00 returned + 0.00 reversed + 0.00 waiting',
     );
     expect(cli.status).toBe(0);
+  });
+
+  it('fails an order whose credit the bank takes back before its payout is signed: no USDC, an order.failed webhook', async () => {
+    const kyc = await merchantCall<{ uuid: string }>(`${banner.kycUrl}/kyc/add`, {
+      method: 'POST',
+      body: JSON.stringify(kycUserBody({ firstName: 'Ada', lastName: 'Lovelace' })),
+    });
+    expect(kyc.status).toBe(201);
+    expect(
+      (
+        await admin(`/admin/kyc-users/${kyc.body.uuid}/decision`, {
+          method: 'POST',
+          body: JSON.stringify({ status: 'APPROVED', reason: 'passport checked' }),
+        })
+      ).status,
+    ).toBe(200);
+    const recipient = Wallet.createRandom().address;
+    // 1000 EUR pays 1069.20 USDC, over SETTLEMENT_MAX_PER_TRANSFER_USDC: the payout waits HELD, unsigned
+    const order = await until('the approval to reach orders', async () => {
+      const res = await merchantCall<OrderBody>(`${banner.baseUrl}/orders/create`, {
+        method: 'POST',
+        body: JSON.stringify({
+          amount: 1000,
+          currency: 'EUR',
+          recepientAddress: recipient,
+          kycUserUuid: kyc.body.uuid,
+        }),
+      });
+      if (res.status === 422) return undefined;
+      expect(res.status).toBe(201);
+      return res.body;
+    });
+    const statement = (suffix: string, reversal?: { reasonCode: string }) =>
+      call<Record<string, unknown>>(`${banner.adminUrl}/admin/bank-statements`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/xml' },
+        body: buildCamt054({
+          messageId: `ABNA-054-${suffix}-${Date.now()}`,
+          accountIban: COLLECTION.iban,
+          accountHolder: COLLECTION.name,
+          createdAt: new Date(),
+          credits: [
+            {
+              accountServicerRef: `R-${suffix}`,
+              amount: '1000.00',
+              debtorName: 'Ada Lovelace',
+              debtorIban: E2E_PAYER_IBAN,
+              structuredReference: order.reference,
+              ...(reversal ? { reversal } : {}),
+            },
+          ],
+        }),
+      });
+    expect((await statement('credit')).status).toBe(201);
+    const db = new Client({ connectionString: banner.databaseUrl });
+    await db.connect();
+    try {
+      await until('the payout to be held over the cap', async () => {
+        const { rows } = await db.query<{ state: string }>(
+          `SELECT state FROM settlement.settlements WHERE order_uuid = $1`,
+          [order.uuid],
+        );
+        return rows[0]?.state === 'HELD' ? true : undefined;
+      });
+      // the bank recalls the payment (FR01: fraud) before anyone released the payout
+      const recall = await statement('recall', { reasonCode: 'FR01' });
+      expect(recall.status).toBe(201);
+      expect(recall.body).toMatchObject({ entries: 1, creditsBooked: 0 });
+
+      const failed = await until(`order ${order.uuid} to fail`, async () => {
+        const res = await merchantCall<OrderBody & { failureReason?: string }>(
+          `${banner.baseUrl}/orders/${order.uuid}/payment-details`,
+        );
+        return res.body.status === 'FAILED' ? res.body : undefined;
+      });
+      const reason = 'payment reversed by the bank (FR01) before payout';
+      expect(failed.failureReason).toBe(reason);
+      const hook = await receiver.waitFor((w) => w.body.orderUuid === order.uuid, 60_000);
+      expect(verifyWebhook(hook.rawBody, hook.headers['x-webhook-signature'], webhookSecret)).toBe(true);
+      expect(hook.body).toMatchObject({
+        event: 'order.failed',
+        status: 'FAILED',
+        message: reason,
+        sentTokenAmount: 0,
+      });
+      expect(receiver.received.filter((w) => w.body.orderUuid === order.uuid)).toHaveLength(1);
+      const { rows } = await db.query<{ state: string; nonce: string | null }>(
+        `SELECT state, nonce::text FROM settlement.settlements WHERE order_uuid = $1`,
+        [order.uuid],
+      );
+      expect(rows).toEqual([{ state: 'CANCELLED', nonce: null }]);
+    } finally {
+      await db.end();
+    }
+    const provider = new JsonRpcProvider(banner.rpcUrl);
+    const usdc = new Contract(banner.usdcAddress, USDC_ABI, provider);
+    expect((await usdc.balanceOf(recipient)) as bigint).toBe(0n);
+    provider.destroy();
+
+    const reversed = await until('the operator to read that the payout was stopped', async () => {
+      const list = (await admin('/admin/bank-transactions?reversed=true')).body as unknown as {
+        reason: string;
+      }[];
+      return list.some((c) => c.reason.includes(`order ${order.uuid}: payout stopped`)) ? list : undefined;
+    });
+    expect(reversed.map((c) => c.reason)).toContain(
+      `REVERSED FR01 before the payout of order ${order.uuid}: payout stopped, order FAILED`,
+    );
+    const report = await reconcile({
+      databaseUrl: banner.databaseUrl,
+      rpcUrl: banner.rpcUrl,
+      usdcAddress: banner.usdcAddress,
+    });
+    expect(report.mismatches).toEqual([]);
+    expect(report.bank).toMatchObject({ reversed: '1000.00', paid: '305.00' });
   });
 });
