@@ -19,6 +19,7 @@ import { MerchantsRepository } from './merchants/merchants.repository';
 import { RotateMerchantSecretUseCase } from './merchants/rotate-merchant-secret.usecase';
 import { SecretHasher } from './merchants/secret-hasher';
 import { OperatorKeysController } from './operators/operator-keys.controller';
+import { OperatorsRepository } from './operators/operators.repository';
 import { OperatorsService } from './operators/operators.service';
 import { IssueTokenUseCase } from './token/issue-token.usecase';
 import { TokenController } from './token/token.controller';
@@ -59,6 +60,7 @@ export class AuthModule {
         CreateMerchantUseCase,
         ListMerchantsUseCase,
         RotateMerchantSecretUseCase,
+        OperatorsRepository,
         OperatorsService,
       ],
     };

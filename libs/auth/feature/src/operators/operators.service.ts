@@ -8,6 +8,7 @@ import { conflict, notFound } from '@onramp/http';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
 
 import { AUTH_SCHEMA } from '../config';
+import { OperatorRow, OperatorsRepository } from './operators.repository';
 
 export interface OperatorSummary {
   id: string;
@@ -29,15 +30,6 @@ export interface OperatorKey {
   keySha256: string; // hex
 }
 
-interface OperatorRow {
-  id: string;
-  scopes: OperatorScope[];
-  created_at: Date;
-  created_by: string;
-  revoked_at: Date | null;
-  revoked_by: string | null;
-}
-
 const summary = (row: OperatorRow): OperatorSummary => ({
   id: row.id,
   scopes: row.scopes,
@@ -47,58 +39,51 @@ const summary = (row: OperatorRow): OperatorSummary => ({
   revokedBy: row.revoked_by,
 });
 
-const COLUMNS = 'id, scopes, created_at, created_by, revoked_at, revoked_by';
-
 // Operators as rows: created, listed and revoked through the admin API, each change in the audit
 // log in the transaction that makes it. Keys are 32 random bytes: a fast hash is enough.
 @Injectable()
 export class OperatorsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly operators: OperatorsRepository,
+  ) {}
 
   async create(input: { id: string; scopes: OperatorScope[] }, actor: AdminActor): Promise<CreatedOperator> {
     const key = randomBytes(32).toString('base64url');
     const keySha256 = createHash('sha256').update(key).digest();
     const row = await this.dataSource.transaction(async (manager) => {
-      const rows = await manager.query<OperatorRow[]>(
-        `INSERT INTO "${AUTH_SCHEMA}"."operators" (id, scopes, key_sha256, created_by)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
-        [input.id, input.scopes, keySha256, actor.operator],
-      );
-      if (rows.length === 0)
+      const created = await this.operators.insertOnce(manager, {
+        id: input.id,
+        scopes: input.scopes,
+        keySha256,
+        createdBy: actor.operator,
+      });
+      if (!created)
         throw conflict(`operator ${input.id} exists or existed (ids of revoked operators are not reused)`);
       await recordAdminAction(manager, AUTH_SCHEMA, actor, {
         action: 'operator.create',
         target: input.id,
         after: { scopes: input.scopes },
       });
-      return rows[0];
+      return created;
     });
     return { ...summary(row), key };
   }
 
   async list(): Promise<OperatorSummary[]> {
-    const rows = await this.dataSource.query<OperatorRow[]>(
-      `SELECT ${COLUMNS} FROM "${AUTH_SCHEMA}"."operators" ORDER BY created_at DESC, id`,
-    );
+    const rows = await this.operators.listAll(this.dataSource.manager);
     return rows.map(summary);
   }
 
   // Revoking twice answers the revoked operator again (no second audit record).
   async revoke(id: string, actor: AdminActor): Promise<OperatorSummary> {
     return this.dataSource.transaction(async (manager) => {
-      const [current] = await manager.query<OperatorRow[]>(
-        `SELECT ${COLUMNS} FROM "${AUTH_SCHEMA}"."operators" WHERE id = $1 FOR UPDATE`,
-        [id],
-      );
+      const current = await this.operators.findForUpdate(manager, id);
       if (!current)
         throw notFound(`operator ${id} not found (operators from OPERATOR_KEYS are configuration)`);
       if (current.revoked_at) return summary(current);
-      // In a CTE: TypeORM answers a bare UPDATE ... RETURNING with [rows, count], a SELECT with rows.
-      const [revoked] = await manager.query<OperatorRow[]>(
-        `WITH revoked AS (UPDATE "${AUTH_SCHEMA}"."operators" SET revoked_at = now(), revoked_by = $2
-         WHERE id = $1 RETURNING ${COLUMNS}) SELECT * FROM revoked`,
-        [id, actor.operator],
-      );
+      const revoked = await this.operators.revoke(manager, id, actor.operator);
+      if (!revoked) throw new Error(`operator ${id} vanished while locked`);
       await recordAdminAction(manager, AUTH_SCHEMA, actor, {
         action: 'operator.revoke',
         target: id,
@@ -110,10 +95,7 @@ export class OperatorsService {
   }
 
   async liveKeys(): Promise<OperatorKey[]> {
-    const rows = await this.dataSource.query<{ id: string; scopes: OperatorScope[]; key: string }[]>(
-      `SELECT id, scopes, encode(key_sha256, 'hex') AS key FROM "${AUTH_SCHEMA}"."operators"
-       WHERE revoked_at IS NULL ORDER BY id`,
-    );
+    const rows = await this.operators.liveKeys(this.dataSource.manager);
     return rows.map((r) => ({ id: r.id, scopes: r.scopes, keySha256: r.key }));
   }
 }

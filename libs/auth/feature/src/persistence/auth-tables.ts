@@ -4,3 +4,4 @@ import { AUTH_SCHEMA } from '../config';
 // through these, so the schema name lives in one constant (AUTH_SCHEMA).
 export const MERCHANTS = `"${AUTH_SCHEMA}"."merchants"`;
 export const SIGNING_KEYS = `"${AUTH_SCHEMA}"."signing_keys"`;
+export const OPERATORS = `"${AUTH_SCHEMA}"."operators"`;
