@@ -69,6 +69,25 @@ describe('loadChainSettlementConfig', () => {
       authorization: 'Bearer s3cret',
     });
     expect(() => loadChainSettlementConfig({ ...remote, SETTLEMENT_SIGNER_KEY: KEY })).toThrow(/not both/);
+    const production = {
+      ...remote,
+      ONRAMP_MODE: 'production',
+      RPC_URL: 'https://arb1.example',
+      CHAIN_ID: '42161',
+    };
+    expect(() => loadChainSettlementConfig(production)).toThrow(
+      /SETTLEMENT_SIGNER_URL must be https in production/,
+    );
+    expect(
+      loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'https://signer.internal' }).signer,
+    ).toMatchObject({
+      kind: 'remote',
+    });
+    expect(
+      loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'http://127.0.0.1:9000' }).signer,
+    ).toMatchObject({
+      kind: 'remote',
+    });
     expect(() => loadChainSettlementConfig({ ...remote, SETTLEMENT_SIGNER_ADDRESS: '' })).toThrow(
       /SETTLEMENT_SIGNER_ADDRESS must be/,
     );

@@ -198,12 +198,25 @@ function signerOf(env: SettlementEnv, problems: string[]): SignerConfig | undefi
   if (env.SETTLEMENT_SIGNER_KEY)
     problems.push('set SETTLEMENT_SIGNER_KEY or SETTLEMENT_SIGNER_URL, not both');
   if (!/^https?:\/\/[^\s]+$/.test(url)) problems.push('SETTLEMENT_SIGNER_URL must be an http(s) URL');
+  // The signer is asked to sign payouts (and maybe given a bearer token): in production only over
+  // TLS, or to a signer on the same host (a sidecar).
+  else if (env.ONRAMP_MODE === 'production' && !isTlsOrLoopback(url))
+    problems.push('SETTLEMENT_SIGNER_URL must be https in production mode (or a signer on localhost)');
   const address = env.SETTLEMENT_SIGNER_ADDRESS.trim();
   if (!ADDRESS_RE.test(address))
     problems.push('SETTLEMENT_SIGNER_ADDRESS must be the 0x-prefixed address the remote signer signs for');
   if (problems.length > before) return undefined;
   const authorization = env.SETTLEMENT_SIGNER_AUTHORIZATION.trim();
   return { kind: 'remote', url, address, ...(authorization ? { authorization } : {}) };
+}
+
+function isTlsOrLoopback(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
 }
 
 function usdcCap(raw: string, name: string, problems: string[]): bigint | undefined {

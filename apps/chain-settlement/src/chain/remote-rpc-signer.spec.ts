@@ -35,7 +35,7 @@ async function startSigner(
       seen.push({ authorization: req.headers.authorization, body });
       const tx = body.params[0] as Record<string, string>;
       const raw = await wallet.signTransaction({
-        type: Number(tx['type'] ?? 0),
+        type: tx['maxFeePerGas'] ? 2 : 0,
         to: tx['to'],
         nonce: Number(tx['nonce']),
         gasLimit: BigInt(tx['gas'] as string),
@@ -98,8 +98,9 @@ describe('RemoteRpcSigner', () => {
         nonce: '0x9', // JSON-RPC quantities: no leading zeros
         gas: '0xfde8',
         chainId: '0x7a69',
-        type: '0x2',
+        maxFeePerGas: '0xb2d05e00',
       });
+      expect(remote.seen[0]?.body.params[0]).not.toHaveProperty('gasPrice');
     } finally {
       await remote.close();
     }

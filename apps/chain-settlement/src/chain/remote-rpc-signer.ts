@@ -35,7 +35,7 @@ export class RemoteRpcSigner extends TransferSigner {
     };
     if (request.type === 0) tx['gasPrice'] = toQuantity(request.gasPrice as bigint);
     else {
-      tx['type'] = '0x2';
+      // No "type" field: Web3Signer, Clef and geth infer EIP-1559 from these two, and not all accept it.
       tx['maxFeePerGas'] = toQuantity(request.maxFeePerGas as bigint);
       tx['maxPriorityFeePerGas'] = toQuantity(request.maxPriorityFeePerGas as bigint);
     }
