@@ -313,6 +313,15 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
       [returnId],
     );
     expect(status[0].status).toBe('RETURN_PENDING');
+    // at rest the payer's name and IBAN are sealed, in the credit, the return and its pain.001; the
+    // debit below still finds the return (by the IBAN's blind index)
+    const stored: unknown[] = await t.dataSource.query(
+      `SELECT r.creditor_name, r.creditor_iban, r.pain001, t.payer_name, t.payer_iban
+       FROM payments.returns r JOIN payments.bank_transactions t ON t.id = r.bank_transaction_id WHERE r.id = $1`,
+      [returnId],
+    );
+    expect(JSON.stringify(stored)).toMatch(/v1\./);
+    expect(JSON.stringify(stored)).not.toMatch(/Dupont|FR1420041010050500013M02606|pain\.001/i);
 
     // the end-of-day statement shows the money leaving: RETURNED
     const debit = `<?xml version="1.0" encoding="UTF-8"?>
