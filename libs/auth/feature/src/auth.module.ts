@@ -30,11 +30,7 @@ import { TokenController } from './token/token.controller';
 @Module({})
 export class AuthModule {
   static forRoot(config: AuthConfig): DynamicModule {
-    const infrastructure = serviceInfrastructure({
-      databaseUrl: config.databaseUrl,
-      database: SERVICE_DATABASE,
-      runtime: config.runtime,
-    });
+    const infrastructure = serviceInfrastructure(config.databaseUrl, SERVICE_DATABASE, config.runtime);
     return {
       module: AuthModule,
       imports: infrastructure.imports,

@@ -23,12 +23,7 @@ import { KycUsersRepository } from './kyc-users/kyc-users.repository';
 @Module({})
 export class KycModule {
   static forRoot(config: KycConfig): DynamicModule {
-    const infrastructure = serviceInfrastructure({
-      databaseUrl: config.databaseUrl,
-      database: SERVICE_DATABASE,
-      runtime: config.runtime,
-      messagingService: 'kyc',
-    });
+    const infrastructure = serviceInfrastructure(config.databaseUrl, SERVICE_DATABASE, config.runtime, 'kyc');
     return {
       module: KycModule,
       imports: infrastructure.imports,

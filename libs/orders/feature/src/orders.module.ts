@@ -27,12 +27,12 @@ import { OrdersRepository } from './orders/orders.repository';
 @Module({})
 export class OrdersModule {
   static forRoot(config: OrdersConfig): DynamicModule {
-    const infrastructure = serviceInfrastructure({
-      databaseUrl: config.databaseUrl,
-      database: SERVICE_DATABASE,
-      runtime: config.runtime,
-      messagingService: config.consumerName,
-    });
+    const infrastructure = serviceInfrastructure(
+      config.databaseUrl,
+      SERVICE_DATABASE,
+      config.runtime,
+      config.consumerName,
+    );
     return {
       module: OrdersModule,
       imports: infrastructure.imports,

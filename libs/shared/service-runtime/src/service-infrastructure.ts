@@ -8,29 +8,23 @@ import { ServiceDataSourceOptions, typeOrmRootFor } from '@onramp/persistence';
 
 import { ServiceRuntime } from './service-runtime';
 
-export interface ServiceInfrastructureOptions {
-  databaseUrl: string;
-  database: Omit<ServiceDataSourceOptions, 'url'>; // the service's SERVICE_DATABASE
-  // The parts its config parsed (loadServiceRuntime): each one present brings its module.
-  runtime: Partial<ServiceRuntime> & Pick<ServiceRuntime, 'database' | 'metrics'>;
-  messagingService?: string; // consumer group and client id; the service's name unless a test sets one
-}
-
 // What every service with a database imports and serves before its own controllers: its DataSource
-// (migrated or waited for, per runtime.database), the event transport when it has one, merchant
-// tokens and service callers when it takes them, metrics access; GET /health and GET /metrics.
-export function serviceInfrastructure(opts: ServiceInfrastructureOptions): {
-  imports: DynamicModule[];
-  controllers: Type[];
-} {
-  const { runtime, database } = opts;
-  const imports = [typeOrmRootFor({ url: opts.databaseUrl, ...database, ...runtime.database })];
+// (migrated or waited for, per runtime.database), the event transport when its runtime has one
+// (`messagingService`, its consumer group and client id, is then required), merchant tokens and
+// service callers when it takes them, metrics access; GET /health and GET /metrics.
+export function serviceInfrastructure(
+  databaseUrl: string,
+  database: Omit<ServiceDataSourceOptions, 'url'>, // the service's SERVICE_DATABASE
+  runtime: Partial<ServiceRuntime> & Pick<ServiceRuntime, 'database' | 'metrics'>,
+  messagingService?: string,
+): { imports: DynamicModule[]; controllers: Type[] } {
+  const imports = [typeOrmRootFor({ url: databaseUrl, ...database, ...runtime.database })];
   if (runtime.transport) {
-    if (!opts.messagingService) throw new Error(`${database.schema}: an event transport needs messagingService`);
+    if (!messagingService) throw new Error(`${database.schema}: an event transport needs messagingService`);
     imports.push(
       MessagingModule.forService({
         schema: database.schema,
-        service: opts.messagingService,
+        service: messagingService,
         transport: runtime.transport,
       }),
     );

@@ -1,7 +1,11 @@
 import { loadServiceRuntime } from './service-runtime';
 
 describe('loadServiceRuntime', () => {
-  const sandbox = { ONRAMP_MODE: 'sandbox', EVENT_TRANSPORT: 'embedded', DATABASE_URL: 'postgres://db/onramp' };
+  const sandbox = {
+    ONRAMP_MODE: 'sandbox',
+    EVENT_TRANSPORT: 'embedded',
+    DATABASE_URL: 'postgres://db/onramp',
+  };
 
   it('gives every part when none is named', () => {
     const runtime = loadServiceRuntime(sandbox);

@@ -1,9 +1,4 @@
-import {
-  loadMerchantAuthConfig,
-  loadServiceCallers,
-  MerchantAuthConfig,
-  ServiceCallers,
-} from '@onramp/auth';
+import { loadMerchantAuthConfig, loadServiceCallers, MerchantAuthConfig, ServiceCallers } from '@onramp/auth';
 import { loadLoggingConfig, LoggingConfig } from '@onramp/logging';
 import { loadTransportConfig, TransportConfig } from '@onramp/messaging';
 import { loadMetricsAccess, loadTracingConfig, MetricsAccess, TracingConfig } from '@onramp/observability';

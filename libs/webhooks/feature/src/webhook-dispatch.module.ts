@@ -29,12 +29,12 @@ import { OrderOutcomeEventsHandler } from './events/order-outcome-events.handler
 @Module({})
 export class WebhookDispatchModule {
   static forRoot(config: WebhookDispatchConfig): DynamicModule {
-    const infrastructure = serviceInfrastructure({
-      databaseUrl: config.env.DATABASE_URL,
-      database: SERVICE_DATABASE,
-      runtime: config.runtime,
-      messagingService: 'webhook-dispatch',
-    });
+    const infrastructure = serviceInfrastructure(
+      config.env.DATABASE_URL,
+      SERVICE_DATABASE,
+      config.runtime,
+      'webhook-dispatch',
+    );
     return {
       module: WebhookDispatchModule,
       imports: infrastructure.imports,
