@@ -113,6 +113,7 @@ const NOT_IN_ENV = new Set([
   'SERVICE_SECRET', // a secret: wired by secretKeys from the app's Secret
   'OPERATOR_KEYS', // the gateway's Secret
   'KYC_PREVIOUS_ENCRYPTION_KEYS', // a secret: kyc's Secret
+  'AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS', // a secret: auth's Secret
   'PAYER_DATA_ENCRYPTION_KEY', // a secret: the Secrets of the apps that share the payer-data ring
   'PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS',
   'WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS', // webhook-dispatch's Secret, during a rotation

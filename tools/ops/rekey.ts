@@ -7,13 +7,14 @@
 //   payments (IBAN indexes recomputed), the KYC holders' names there, the sealed payer name in orders
 //   and settlement, webhook delivery bodies; values still plain from before sealing get sealed;
 // - WEBHOOK_SECRET_ENCRYPTION_KEY (+ WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS): merchants' webhook
-//   signing secrets.
+//   signing secrets;
+// - AUTH_KEY_ENCRYPTION_KEY (+ AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS): auth's JWT signing keys.
 // Give any of the rings. Resumable; safe beside the running services. When it reports 0 left, the
 // previous keys can be dropped (payer data: once the topics' retention has dropped older events too).
 // Env: DATABASE_URL (a role that may update the schemas of the ring: kyc; payments, orders,
-// settlement, webhooks) and the ring variables. Exit 0: done; 2: an error.
+// settlement, webhooks; auth) and the ring variables. Exit 0: done; 2: an error.
 import { ConfigError, loadEnv, str } from '@onramp/config';
-import { rekeyKyc, rekeyPayerData, rekeyWebhookSecrets } from '@onramp/ops';
+import { rekeyAuthSigningKeys, rekeyKyc, rekeyPayerData, rekeyWebhookSecrets } from '@onramp/ops';
 
 const list = (value: string): string[] =>
   value
@@ -30,10 +31,17 @@ async function main(): Promise<number> {
     PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
     WEBHOOK_SECRET_ENCRYPTION_KEY: str({ optional: true }),
     WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+    AUTH_KEY_ENCRYPTION_KEY: str({ optional: true }),
+    AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
   });
-  if (!env.KYC_ENCRYPTION_KEY && !env.PAYER_DATA_ENCRYPTION_KEY && !env.WEBHOOK_SECRET_ENCRYPTION_KEY)
+  if (
+    !env.KYC_ENCRYPTION_KEY &&
+    !env.PAYER_DATA_ENCRYPTION_KEY &&
+    !env.WEBHOOK_SECRET_ENCRYPTION_KEY &&
+    !env.AUTH_KEY_ENCRYPTION_KEY
+  )
     throw new ConfigError(
-      'give KYC_ENCRYPTION_KEY, PAYER_DATA_ENCRYPTION_KEY and/or WEBHOOK_SECRET_ENCRYPTION_KEY: the rings to re-seal',
+      'give KYC_ENCRYPTION_KEY, PAYER_DATA_ENCRYPTION_KEY, WEBHOOK_SECRET_ENCRYPTION_KEY and/or AUTH_KEY_ENCRYPTION_KEY: the rings to re-seal',
     );
   if (env.KYC_ENCRYPTION_KEY) {
     const report = await rekeyKyc({
@@ -65,6 +73,18 @@ async function main(): Promise<number> {
       n === undefined
         ? `[rekey] webhook secrets: no webhooks.endpoints table in this database\n`
         : `[rekey] webhook secrets: ${n} endpoints re-sealed under key ${report.keyId}\n`,
+    );
+  }
+  if (env.AUTH_KEY_ENCRYPTION_KEY) {
+    const report = await rekeyAuthSigningKeys({
+      databaseUrl: env.DATABASE_URL,
+      keys: [env.AUTH_KEY_ENCRYPTION_KEY, ...list(env.AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS)],
+    });
+    const n = report.resealed['auth.signing_keys'];
+    process.stdout.write(
+      n === undefined
+        ? `[rekey] auth: no auth.signing_keys table in this database\n`
+        : `[rekey] auth: ${n} signing keys re-sealed under key ${report.keyId}\n`,
     );
   }
   return 0;

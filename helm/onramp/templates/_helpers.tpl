@@ -95,6 +95,7 @@ auth:
   secretKeys:
     - { name: DATABASE_URL }
     - { name: AUTH_KEY_ENCRYPTION_KEY }
+    - { name: AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS, optional: true }
     - { name: SERVICE_CALLERS, optional: true }
     - { name: METRICS_TOKEN, optional: true }
 kyc:

@@ -35,3 +35,5 @@ export type { RekeyPayerDataOptions, RekeyPayerDataReport } from './rekey/rekey-
 export { listHeldSettlements, releaseHeldSettlement } from './settlement-holds/settlement-holds';
 export type { HeldSettlement, ReleaseOutcome } from './settlement-holds/settlement-holds';
 export type { ResealReport, SealedTable } from './rekey/sealed-tables';
+export { rekeyAuthSigningKeys } from './rekey/rekey-auth-keys';
+export type { RekeyAuthKeysOptions } from './rekey/rekey-auth-keys';

@@ -31,4 +31,19 @@ describe('loadAuthConfig', () => {
       loadAuthConfig({ ...base, ONRAMP_MODE: 'production', AUTH_KEY_ENCRYPTION_KEY: 'b'.repeat(64) }).mode,
     ).toBe('production');
   });
+
+  it('reads the older keys of the ring, each 32 bytes, none a development key in production', () => {
+    const old = '22'.repeat(32);
+    expect(
+      loadAuthConfig({ ...base, AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS: ` ${old}, ` }).previousKeyEncryptionKeys,
+    ).toEqual([old]);
+    expect(loadAuthConfig(base).previousKeyEncryptionKeys).toEqual([]);
+    expect(() => loadAuthConfig({ ...base, AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS: 'short' })).toThrow(
+      'AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS entry 1 must be 32 bytes',
+    );
+    const prod = { ...base, ONRAMP_MODE: 'production', AUTH_KEY_ENCRYPTION_KEY: '33'.repeat(32) };
+    expect(() =>
+      loadAuthConfig({ ...prod, AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS: `${old},${SANDBOX_KEY}` }),
+    ).toThrow('AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS entry 2 must not be a public development key in production');
+  });
 });

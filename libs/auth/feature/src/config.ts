@@ -1,5 +1,5 @@
 import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
-import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey } from '@onramp/crypto';
+import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey, previousKeys } from '@onramp/crypto';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const AUTH_SCHEMA = 'auth';
@@ -22,6 +22,9 @@ export const authEnvSpec = {
   // How long a retired signing key stays in the JWKS, so tokens it signed still verify until they expire.
   AUTH_RETIRED_KEY_RETENTION_SECONDS: int({ default: 86400, min: 0 }),
   AUTH_KEY_ENCRYPTION_KEY: str({ optional: true }),
+  // The ring's older keys, comma-separated: they still open the signing keys they sealed until
+  // `npm run rekey` has re-sealed them under AUTH_KEY_ENCRYPTION_KEY (docs/security.md).
+  AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
   DEMO_MERCHANT_ID: str({ optional: true }),
   DEMO_MERCHANT_SECRET: str({ optional: true }),
 };
@@ -36,7 +39,8 @@ export interface AuthConfig {
   audience: string;
   tokenTtlSeconds: number;
   retiredKeyRetentionSeconds: number;
-  keyEncryptionKey: string;
+  keyEncryptionKey: string; // seals signing keys
+  previousKeyEncryptionKeys: string[]; // open what they sealed, until a rekey
   demoMerchant?: { id: string; secret: string };
   runtime: AuthRuntime; // what the shared libs are given
 }
@@ -60,6 +64,16 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv): AuthConfig {
   } catch {
     problems.push('AUTH_KEY_ENCRYPTION_KEY must be 32 bytes (64 hex chars or base64)');
   }
+  let previousKeyEncryptionKeys: string[] = [];
+  try {
+    previousKeyEncryptionKeys = previousKeys(
+      'AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS',
+      env.AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS,
+      production,
+    );
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
   if (Boolean(env.DEMO_MERCHANT_ID) !== Boolean(env.DEMO_MERCHANT_SECRET)) {
     problems.push('DEMO_MERCHANT_ID and DEMO_MERCHANT_SECRET must be set together');
   }
@@ -78,6 +92,7 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv): AuthConfig {
     tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
     retiredKeyRetentionSeconds: env.AUTH_RETIRED_KEY_RETENTION_SECONDS,
     keyEncryptionKey,
+    previousKeyEncryptionKeys,
     demoMerchant: env.DEMO_MERCHANT_ID
       ? { id: env.DEMO_MERCHANT_ID.toLowerCase(), secret: env.DEMO_MERCHANT_SECRET }
       : undefined,

@@ -7,6 +7,7 @@ import { FieldCipher, ibanIndexes, isSealed } from '@onramp/crypto';
 export interface SealedTable {
   name: string; // schema.table, as in the report
   id: string; // the primary key column
+  idType?: 'uuid' | 'text'; // of the primary key (default uuid)
   columns: { column: string; context: (id: string) => string }[];
   ibanIndex?: { column: string; of: string }; // a blind index kept beside a sealed IBAN
 }
@@ -88,7 +89,7 @@ async function resealBatch(
     const unchanged = cols.map((c, i) => `${c} IS NOT DISTINCT FROM $${params.length + i + 1}`);
     params.push(...cols.map((c) => row[c]));
     await client.query(
-      `UPDATE ${table.name} SET ${sets.join(', ')} WHERE ${table.id} = $1::uuid AND ${unchanged.join(' AND ')}`,
+      `UPDATE ${table.name} SET ${sets.join(', ')} WHERE ${table.id} = $1::${table.idType ?? 'uuid'} AND ${unchanged.join(' AND ')}`,
       params,
     );
   }

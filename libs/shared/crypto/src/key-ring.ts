@@ -35,3 +35,22 @@ export function keyRingFrom(src: KeyRingSource): string[] {
   });
   return ring;
 }
+
+// The older keys of a ring on their own (a service whose sealing key keeps its own checks): each
+// 32 bytes, and no published development key in production. Throws naming the variable and entry.
+export function previousKeys(name: string, value: string | undefined, production: boolean): string[] {
+  const keys = (value ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  keys.forEach((key, i) => {
+    try {
+      parseKey(key);
+    } catch {
+      throw new Error(`${name} entry ${i + 1} must be 32 bytes (64 hex chars or base64)`);
+    }
+    if (production && isDevelopmentKey(key))
+      throw new Error(`${name} entry ${i + 1} must not be a public development key in production`);
+  });
+  return keys;
+}

@@ -34,7 +34,7 @@ export class SigningKeysService implements OnModuleInit {
     private readonly keys: SigningKeysRepository,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {
-    this.cipher = new FieldCipher(config.keyEncryptionKey);
+    this.cipher = new FieldCipher([config.keyEncryptionKey, ...config.previousKeyEncryptionKeys]);
   }
 
   async onModuleInit(): Promise<void> {
@@ -110,7 +110,7 @@ export class SigningKeysService implements OnModuleInit {
       pem = this.cipher.decrypt(row.privateKeyEnc, row.kid);
     } catch {
       throw new Error(
-        `signing key ${row.kid} cannot be decrypted: AUTH_KEY_ENCRYPTION_KEY differs from the one that sealed it`,
+        `signing key ${row.kid} cannot be decrypted: neither AUTH_KEY_ENCRYPTION_KEY nor AUTH_KEY_PREVIOUS_ENCRYPTION_KEYS holds the key that sealed it`,
       );
     }
     const key = createPrivateKey(pem);
