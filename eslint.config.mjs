@@ -126,7 +126,7 @@ export default tseslint.config(
             { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e', 'scope:tools'] },
             // Tools host services (the runner, the OpenAPI generator) through their feature libs: one scope
             // per service moved to libs/<service>/feature (docs/architecture.md, "Moving a service").
-            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools', 'scope:auth', 'scope:gateway', 'scope:kyc', 'scope:orders', 'scope:webhooks'] },
+            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools', 'scope:auth', 'scope:gateway', 'scope:kyc', 'scope:orders', 'scope:payments', 'scope:webhooks'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:feature', 'type:host'] },
             // The platform runner: starts services in its own process, so it may import their feature libs.
             { sourceTag: 'type:host', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:feature'] },

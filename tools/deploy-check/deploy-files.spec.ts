@@ -18,6 +18,7 @@ const CONFIG_FILES: Record<string, string> = {
   gateway: 'libs/gateway/feature/src/config.ts',
   kyc: 'libs/kyc/feature/src/config.ts',
   orders: 'libs/orders/feature/src/config.ts',
+  'payment-ingest': 'libs/payments/feature/src/config.ts',
   'webhook-dispatch': 'libs/webhooks/feature/src/config.ts',
 };
 
@@ -51,7 +52,7 @@ describe('Helm chart', () => {
       auth: [CONFIG_FILES['auth']!],
       kyc: [CONFIG_FILES['kyc']!],
       orders: [CONFIG_FILES['orders']!],
-      'payment-ingest': ['apps/payment-ingest/src/config.ts'],
+      'payment-ingest': [CONFIG_FILES['payment-ingest']!],
       'chain-settlement': ['apps/chain-settlement/src/config.ts'],
       'webhook-dispatch': [CONFIG_FILES['webhook-dispatch']!],
     };

@@ -1,14 +1,11 @@
 // The API documents are generated from the apps' own controllers and filtered by the gateway's
-// route table, so they describe what is really served. Only this tool imports apps (auth, kyc, orders
-// and webhook-dispatch are libraries already: their modules are built from a sandbox config; the preview
-// connects to nothing).
-/* eslint-disable @nx/enforce-module-boundaries */
-import { AppModule as PaymentIngestAppModule } from '../../apps/payment-ingest/src/app.module';
-/* eslint-enable @nx/enforce-module-boundaries */
+// route table, so they describe what is really served. Every service with a public endpoint is a
+// library: its module is built from a sandbox config, and the preview connects to nothing.
 import { AuthModule, loadAuthConfig } from '@onramp/auth-feature';
 import { isBlockedPath, ListenerName, ROUTE_TABLE } from '@onramp/gateway-feature';
 import { KycModule, loadKycConfig } from '@onramp/kyc-feature';
 import { loadOrdersConfig, OrdersModule } from '@onramp/orders-feature';
+import { loadPaymentIngestConfig, PaymentIngestModule } from '@onramp/payments-feature';
 import { loadWebhookConfig, WebhookDispatchModule } from '@onramp/webhooks-feature';
 
 // A sandbox config for a module that is only compiled for its routes, never connected.
@@ -23,7 +20,7 @@ export const PUBLIC_APP_MODULES = [
   AuthModule.forRoot(loadAuthConfig(DOCS_ENV)),
   KycModule.forRoot(loadKycConfig(DOCS_ENV)),
   OrdersModule.forRoot(loadOrdersConfig(DOCS_ENV)),
-  PaymentIngestAppModule,
+  PaymentIngestModule.forRoot(loadPaymentIngestConfig(DOCS_ENV)),
   WebhookDispatchModule.forRoot(loadWebhookConfig(DOCS_ENV)),
 ];
 

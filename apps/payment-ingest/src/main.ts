@@ -1,13 +1,5 @@
-import { Logger } from '@nestjs/common';
+import { loadPaymentIngestConfig, startPaymentIngest } from '@onramp/payments-feature';
+import { runService } from '@onramp/service-runtime';
 
-import { installAppLogger, loadLoggingConfig } from '@onramp/logging';
-
-import { startPaymentIngest } from './bootstrap';
-
-// First: with LOG_FORMAT=json even a configuration error at boot is a JSON line.
-installAppLogger('payment-ingest', loadLoggingConfig(process.env));
-
-startPaymentIngest().catch((err: unknown) => {
-  new Logger('payment-ingest').error(err instanceof Error ? err.message : String(err));
-  process.exit(1);
-});
+// The process edge: the only place payment-ingest reads its environment.
+runService('payment-ingest', process.env, (env) => startPaymentIngest(loadPaymentIngestConfig(env)));

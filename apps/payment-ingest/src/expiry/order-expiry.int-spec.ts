@@ -3,11 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { EventEnvelope, OrderCreatedV1, OrderFailedV2 } from '@onramp/contracts';
+import { ExpireOrdersUseCase, OrderEventsHandler } from '@onramp/payments-feature';
 import { operatorHeaders } from '@onramp/testing';
 
-import { OrderEventsHandler } from '../references/order-events.handler';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
-import { ExpireOrdersUseCase } from './expire-orders.usecase';
 
 const FIXTURES = join(__dirname, '../../../../libs/payments/domain/fixtures');
 const DAY = 86_400_000;

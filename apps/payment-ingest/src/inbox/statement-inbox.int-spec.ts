@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { StatementInboxWatcher } from '@onramp/payments-feature';
 import { buildCamt054, generateRfReference } from '@onramp/sepa';
 
 import { operatorHeaders } from '@onramp/testing';
 
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
-import { StatementInboxWatcher } from './statement-inbox.watcher';
 
 describe('payment-ingest: BANK_STATEMENT_INBOX (integration)', () => {
   const inbox = mkdtempSync(join(tmpdir(), 'onramp-inbox-'));

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope, KycUserRegisteredV1, OrderCreatedV1 } from '@onramp/contracts';
 import { DEVELOPMENT_KEYS, FieldCipher, kycHolderNameContext } from '@onramp/crypto';
+import { KycEventsHandler, OrderEventsHandler } from '@onramp/payments-feature';
 import { buildCamt054, generateRfReference } from '@onramp/sepa';
 import { operatorHeaders } from '@onramp/testing';
 
-import { OrderEventsHandler } from '../references/order-events.handler';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
-import { KycEventsHandler } from './kyc-events.handler';
 
 const RECIPIENT = '0x' + '3'.repeat(40);
 

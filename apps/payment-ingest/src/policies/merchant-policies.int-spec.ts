@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope, OrderCreatedV1 } from '@onramp/contracts';
+import { OrderEventsHandler } from '@onramp/payments-feature';
 import { buildCamt054, generateRfReference } from '@onramp/sepa';
 import { operatorHeaders } from '@onramp/testing';
 
-import { OrderEventsHandler } from '../references/order-events.handler';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 describe('payment-ingest: per-merchant payment policies (integration)', () => {

@@ -87,8 +87,6 @@ describe('payment-ingest outside sandbox mode (integration)', () => {
   });
   afterAll(async () => {
     await t?.close();
-    process.env['ONRAMP_MODE'] = 'sandbox';
-    delete process.env['PAYER_DATA_ENCRYPTION_KEY'];
   });
 
   it('has no sandbox bank: 404, even with a valid token', async () => {

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { OrderFailedV2, Topics } from '@onramp/contracts';
+import { OrderEventsHandler } from '@onramp/payments-feature';
 import { generateRfReference } from '@onramp/sepa';
 import { envelope, operatorHeaders } from '@onramp/testing';
 
-import { OrderEventsHandler } from '../references/order-events.handler';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 const FIXTURES = join(__dirname, '../../../../libs/payments/domain/fixtures');

@@ -3,10 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 
+import { loadPaymentIngestConfig, PAYMENTS_SCHEMA, PaymentIngestModule } from '@onramp/payments-feature';
 import { createDatabase, startServiceTestApp, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
-
-import { AppModule } from '../app.module';
-import { PAYMENTS_SCHEMA } from '../config';
 
 export interface PaymentIngestTestApp {
   app: NestFastifyApplication;
@@ -28,7 +26,10 @@ export async function startPaymentIngestTestApp(
     `payments_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
   );
   const issuer = await startTestTokenIssuer();
-  Object.assign(process.env, {
+  // A config of its own, built from the suite's environment (Postgres and Kafka from the global
+  // setup) and what this test asks for; the process environment stays as it was.
+  const config = loadPaymentIngestConfig({
+    ...process.env,
     ONRAMP_MODE: 'sandbox',
     // a fresh database per test app: migrating at boot stands in for the `migrate` step, in
     // production mode too (where apps otherwise wait for it)
@@ -37,21 +38,17 @@ export async function startPaymentIngestTestApp(
     DATABASE_URL: databaseUrl,
     AUTH_URL: issuer.url,
   });
-  try {
-    const app = await startServiceTestApp(AppModule, {
-      schema: PAYMENTS_SCHEMA,
-      groupId: `onramp-payment-ingest-test-${randomUUID()}`,
-    });
-    return {
-      app,
-      issuer,
-      dataSource: app.get(DataSource),
-      close: async () => {
-        await app.close();
-        await issuer.close();
-      },
-    };
-  } finally {
-    process.env['DATABASE_URL'] = server;
-  }
+  const app = await startServiceTestApp(PaymentIngestModule.forRoot(config), {
+    schema: PAYMENTS_SCHEMA,
+    groupId: `onramp-payment-ingest-test-${randomUUID()}`,
+  });
+  return {
+    app,
+    issuer,
+    dataSource: app.get(DataSource),
+    close: async () => {
+      await app.close();
+      await issuer.close();
+    },
+  };
 }

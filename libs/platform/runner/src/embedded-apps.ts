@@ -4,6 +4,7 @@ import { loadAuthConfig, startAuth } from '@onramp/auth-feature';
 import { loadGatewayConfig, startGateway } from '@onramp/gateway-feature';
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
 import { loadOrdersConfig, startOrders } from '@onramp/orders-feature';
+import { loadPaymentIngestConfig, startPaymentIngest } from '@onramp/payments-feature';
 import { loadWebhookConfig, startWebhookDispatch } from '@onramp/webhooks-feature';
 
 import type { AppName } from './platform';
@@ -25,13 +26,13 @@ const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
   gateway: (env) => startGateway(loadGatewayConfig(env)),
   kyc: (env) => startKyc(loadKycConfig(env)),
   orders: (env) => startOrders(loadOrdersConfig(env)),
+  'payment-ingest': (env) => startPaymentIngest(loadPaymentIngestConfig(env)),
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
 };
 
 // The apps not moved yet: each apps/<name>/src/bootstrap.ts exports one of these, which reads its
 // config from process.env (so the runner still writes its environment there for them).
 const LEGACY_STARTERS: Partial<Record<AppName, string>> = {
-  'payment-ingest': 'startPaymentIngest',
   'chain-settlement': 'startChainSettlement',
 };
 

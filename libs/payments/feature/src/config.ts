@@ -12,8 +12,7 @@ import {
 import { payerDataKeyRing } from '@onramp/crypto';
 import { defaultPayerNamePolicy, PAYER_NAME_POLICIES, PayerNamePolicy } from '@onramp/payments-domain';
 import { parseCollectionAccounts } from '@onramp/sepa';
-import { loadServiceRuntime } from '@onramp/service-runtime';
-
+import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -65,11 +64,14 @@ export interface PaymentIngestConfig {
   payerNamePolicy: PayerNamePolicy;
   statementInbox: string | null;
   payerDataKeys: string[]; // newest first
+  runtime: PaymentIngestRuntime; // what the shared libs are given
 }
 
 export const PAYMENT_INGEST_CONFIG = Symbol('PAYMENT_INGEST_CONFIG');
 
-export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env): PaymentIngestConfig {
+// The one parser of this service's environment: main.ts calls it with process.env, the embedded runner
+// and the tests with an environment of their own; everything past it takes the result.
+export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv): PaymentIngestConfig {
   const env = loadEnv(paymentIngestEnv, source);
   const primary = env.COLLECTION_IBAN
     ? {
@@ -108,12 +110,13 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv = process.env)
     payerNamePolicy: env.PAYER_NAME_POLICY || defaultPayerNamePolicy(env.ONRAMP_MODE),
     statementInbox: env.BANK_STATEMENT_INBOX || null,
     payerDataKeys,
+    runtime: loadPaymentIngestRuntime(source),
   };
 }
 
-// What this app gives the shared libs, which never read the environment themselves.
-export function loadPaymentIngestRuntime(source: NodeJS.ProcessEnv = process.env) {
+export type PaymentIngestRuntime = ServiceRuntime;
+
+// What this service gives the shared libs, which never read the environment themselves.
+export function loadPaymentIngestRuntime(source: NodeJS.ProcessEnv): ServiceRuntime {
   return loadServiceRuntime(source);
 }
-
-export type PaymentIngestRuntime = ReturnType<typeof loadPaymentIngestRuntime>;

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 
 import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
 import { HealthController } from '@onramp/http';
@@ -6,12 +6,7 @@ import { MetricsController, MetricsModule } from '@onramp/observability';
 import { MessagingModule } from '@onramp/messaging';
 import { typeOrmRootFor } from '@onramp/persistence';
 
-import {
-  loadPaymentIngestConfig,
-  loadPaymentIngestRuntime,
-  PAYMENT_INGEST_CONFIG,
-  PAYMENTS_SCHEMA,
-} from './config';
+import { PAYMENT_INGEST_CONFIG, PAYMENTS_SCHEMA, PaymentIngestConfig } from './config';
 import { CreditMatcher } from './matching/credit-matcher';
 import { StatementCreditSettler } from './matching/statement-credit-settler';
 import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
@@ -33,48 +28,52 @@ import { IngestBankStatementUseCase } from './statements/ingest-bank-statement.u
 import { XmlBodyParser } from './statements/xml-body';
 import { PaymentsPayerData } from './payer-data/payer-data.cipher';
 
-@Module({
-  imports: [
-    typeOrmRootFor(() => ({
-      url: loadPaymentIngestConfig().databaseUrl,
-      ...SERVICE_DATABASE,
-      ...loadPaymentIngestRuntime().database,
-    })),
-    MessagingModule.forService({
-      schema: PAYMENTS_SCHEMA,
-      service: 'payment-ingest',
-      transport: () => loadPaymentIngestRuntime().transport,
-    }),
-    MerchantAuthModule.forRoot(() => loadPaymentIngestRuntime().merchantAuth),
-    ServiceCallersModule.forRoot(() => loadPaymentIngestRuntime().callers),
-    MetricsModule.forRoot(() => loadPaymentIngestRuntime().metrics),
-  ],
-  controllers: [
-    HealthController,
-    MetricsController,
-    SandboxBankController,
-    AdminBankStatementsController,
-    AdminPaymentPoliciesController,
-    adminAuditController(PAYMENTS_SCHEMA, 'payment-ingest'),
-  ],
-  providers: [
-    { provide: PAYMENT_INGEST_CONFIG, useFactory: () => loadPaymentIngestConfig() },
-    SandboxOnlyGuard,
-    CreditMatcher,
-    StatementCreditSettler,
-    RecordSepaCreditUseCase,
-    OrderEventsHandler,
-    IngestBankStatementUseCase,
-    AssignCreditUseCase,
-    ReturnCreditUseCase,
-    XmlBodyParser,
-    ExpireOrdersUseCase,
-    OrderExpirySweeper,
-    KycEventsHandler,
-    StatementInboxWatcher,
-    MerchantPolicies,
-    CollectionAccounts,
-    PaymentsPayerData,
-  ],
-})
-export class AppModule {}
+// The whole service as one module, built from a parsed config: main.ts, the embedded runner and the
+// tests each pass their own, so nothing here reads the environment.
+@Module({})
+export class PaymentIngestModule {
+  static forRoot(config: PaymentIngestConfig): DynamicModule {
+    const { runtime } = config;
+    return {
+      module: PaymentIngestModule,
+      imports: [
+        typeOrmRootFor({ url: config.databaseUrl, ...SERVICE_DATABASE, ...runtime.database }),
+        MessagingModule.forService({
+          schema: PAYMENTS_SCHEMA,
+          service: 'payment-ingest',
+          transport: runtime.transport,
+        }),
+        MerchantAuthModule.forRoot(runtime.merchantAuth),
+        ServiceCallersModule.forRoot(runtime.callers),
+        MetricsModule.forRoot(runtime.metrics),
+      ],
+      controllers: [
+        HealthController,
+        MetricsController,
+        SandboxBankController,
+        AdminBankStatementsController,
+        AdminPaymentPoliciesController,
+        adminAuditController(PAYMENTS_SCHEMA, 'payment-ingest'),
+      ],
+      providers: [
+        { provide: PAYMENT_INGEST_CONFIG, useValue: config },
+        SandboxOnlyGuard,
+        CreditMatcher,
+        StatementCreditSettler,
+        RecordSepaCreditUseCase,
+        OrderEventsHandler,
+        IngestBankStatementUseCase,
+        AssignCreditUseCase,
+        ReturnCreditUseCase,
+        XmlBodyParser,
+        ExpireOrdersUseCase,
+        OrderExpirySweeper,
+        KycEventsHandler,
+        StatementInboxWatcher,
+        MerchantPolicies,
+        CollectionAccounts,
+        PaymentsPayerData,
+      ],
+    };
+  }
+}
