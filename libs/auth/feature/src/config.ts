@@ -1,4 +1,13 @@
-import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import {
+  commonEnv,
+  ConfigError,
+  defaultPorts,
+  int,
+  loadEnv,
+  serviceBasics,
+  serviceEnv,
+  str,
+} from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey, previousKeys } from '@onramp/crypto';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
@@ -11,10 +20,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export const authEnvSpec = {
   NODE_ENV: commonEnv.NODE_ENV,
-  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  HOST: commonEnv.HOST,
+  ...serviceEnv,
   JWT_ISSUER: commonEnv.JWT_ISSUER,
   JWT_AUDIENCE: commonEnv.JWT_AUDIENCE,
   AUTH_PORT: int({ default: defaultPorts.auth, min: 0, max: 65535 }),
@@ -82,10 +88,7 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv): AuthConfig {
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
-    mode: env.ONRAMP_MODE,
-    databaseUrl: env.DATABASE_URL,
-    logLevel: env.LOG_LEVEL,
-    host: env.HOST,
+    ...serviceBasics(env),
     port: env.AUTH_PORT,
     issuer: env.JWT_ISSUER,
     audience: env.JWT_AUDIENCE,

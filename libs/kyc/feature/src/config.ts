@@ -1,4 +1,4 @@
-import { commonEnv, ConfigError, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { ConfigError, defaultPorts, int, loadEnv, serviceBasics, serviceEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey, payerDataKeyRing } from '@onramp/crypto';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
@@ -8,10 +8,7 @@ export const KYC_SCHEMA = 'kyc';
 export const DEV_KYC_ENCRYPTION_KEY = DEVELOPMENT_KEYS.kycEncryption;
 
 const kycEnv = {
-  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  HOST: commonEnv.HOST,
+  ...serviceEnv,
   KYC_SERVICE_PORT: int({ default: defaultPorts.kycService, min: 0, max: 65535 }),
   KYC_ENCRYPTION_KEY: str({ optional: true }),
   // Keys that sealed PII before KYC_ENCRYPTION_KEY, comma-separated: they still open it (each sealed
@@ -72,10 +69,7 @@ export function loadKycConfig(source: NodeJS.ProcessEnv): KycConfig {
     throw new ConfigError((err as Error).message);
   }
   return {
-    mode: env.ONRAMP_MODE,
-    databaseUrl: env.DATABASE_URL,
-    logLevel: env.LOG_LEVEL,
-    host: env.HOST,
+    ...serviceBasics(env),
     port: env.KYC_SERVICE_PORT,
     encryptionKey: key,
     previousEncryptionKeys: previous,

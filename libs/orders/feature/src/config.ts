@@ -1,4 +1,4 @@
-import { commonEnv, ConfigError, decimalString, defaultPorts, int, loadEnv, str } from '@onramp/config';
+import { ConfigError, decimalString, defaultPorts, int, loadEnv, serviceEnv, str } from '@onramp/config';
 import { serviceSecretFor } from '@onramp/auth';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { compareDecimal } from '@onramp/money';
@@ -14,10 +14,7 @@ export const TEST_COLLECTION_IBAN = 'DE89370400440532013000';
 export const TEST_COLLECTION_BIC = 'COBADEFFXXX';
 
 const ordersEnv = {
-  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  HOST: commonEnv.HOST,
+  ...serviceEnv,
   ORDERS_PORT: int({ default: defaultPorts.orders, min: 0, max: 65535 }),
   ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
   ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),

@@ -1,4 +1,4 @@
-import { int, oneOf, str } from './env';
+import { EnvOf, int, oneOf, str } from './env';
 
 // Variables every service reads. Service-specific ones live in the service's own config file.
 export const commonEnv = {
@@ -18,6 +18,25 @@ export const commonEnv = {
   METRICS_TOKEN: str({ optional: true }),
   EVENT_TRANSPORT: oneOf(['kafka', 'embedded'] as const, { default: 'kafka' }),
 };
+
+// What every service with a database reads first: its mode, its database, its log level and the
+// address it binds (spread into the service's spec, where they stood).
+export const serviceEnv = {
+  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
+  DATABASE_URL: commonEnv.DATABASE_URL,
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  HOST: commonEnv.HOST,
+};
+
+// ...and what the service's config carries of them.
+export function serviceBasics(env: EnvOf<typeof serviceEnv>): {
+  mode: 'sandbox' | 'production';
+  databaseUrl: string;
+  logLevel: string;
+  host: string;
+} {
+  return { mode: env.ONRAMP_MODE, databaseUrl: env.DATABASE_URL, logLevel: env.LOG_LEVEL, host: env.HOST };
+}
 
 // Internal ports of the services behind the gateway; public ports are the gateway's.
 export const defaultPorts = {

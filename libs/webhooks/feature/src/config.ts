@@ -1,4 +1,4 @@
-import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, str } from '@onramp/config';
+import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, serviceEnv, str } from '@onramp/config';
 import { DEVELOPMENT_KEYS, isDevelopmentKey, keyRingFrom, payerDataKeyRing } from '@onramp/crypto';
 import { HOUR_MS, parseIp, RetryPolicy } from '@onramp/webhooks-domain';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
@@ -10,10 +10,7 @@ export const DEV_SECRET_ENCRYPTION_KEY = DEVELOPMENT_KEYS.webhookSecretEncryptio
 
 export const webhookEnvSpec = {
   NODE_ENV: commonEnv.NODE_ENV,
-  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  HOST: commonEnv.HOST,
+  ...serviceEnv,
   WEBHOOK_DISPATCH_PORT: int({ default: defaultPorts.webhookDispatch, min: 1, max: 65535 }),
   WEBHOOK_SECRET_ENCRYPTION_KEY: str({ optional: true }),
   // Keys that sealed signing secrets before WEBHOOK_SECRET_ENCRYPTION_KEY, comma-separated: they still
