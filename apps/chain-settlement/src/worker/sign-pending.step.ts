@@ -5,10 +5,8 @@ import { usdcToString } from '@onramp/money';
 import {
   assertTransition,
   capFees,
-  checkPayoutCaps,
   FeeParams,
   gasLimitFromEstimate,
-  maxGasPrice,
   PAYOUT_CAP_WINDOW_MS,
   StaleFxRateError,
 } from '@onramp/settlement-domain';
@@ -31,6 +29,7 @@ import {
 } from '../settlements/settlement.repository';
 import { SignerEntity } from '../settlements/signer.entity';
 import { SettlementFinalizer } from './settlement-finalizer.service';
+import { overCapReason, walletShortfall } from './payout-preflight';
 import { OnPicked, StepResult } from './step-result';
 
 export interface SignBatchResult {
@@ -139,7 +138,8 @@ export class SignPendingStep {
         result.refused.push(s.orderUuid);
         continue;
       }
-      const overCap = s.releasedBy === null ? this.overCap(baseUnits, signedToday) : undefined;
+      const overCap =
+        s.releasedBy === null ? overCapReason(baseUnits, signedToday, this.config.payoutCaps) : undefined;
       if (overCap) {
         if (s.state === 'PENDING') {
           assertTransition(s.state, 'HELD');
@@ -149,8 +149,17 @@ export class SignPendingStep {
         result.held.push(s.orderUuid);
         continue;
       }
-      const shortfall = this.shortfall({ baseUnits, fees, usdc, eth, inFlight: committed });
+      const shortfall = walletShortfall({
+        address,
+        gasPerTransfer: this.config.gasLimit ?? this.config.gasCeiling,
+        baseUnits,
+        fees,
+        usdc,
+        eth,
+        inFlight: committed,
+      });
       if (shortfall) {
+        if (s.state === 'HELD') await this.releaseToPending(manager, s); // within the caps now: only funds are missing
         this.log.warn(`hot wallet underfunded: settlement of order ${s.orderUuid} is held (${shortfall})`);
         await deferSettlement(manager, s, `${HELD_UNDERFUNDED} ${shortfall}`, this.config.pollMs);
         result.deferred.push(s.orderUuid);
@@ -187,6 +196,12 @@ export class SignPendingStep {
     return result;
   }
 
+  private async releaseToPending(manager: EntityManager, s: SettlementEntity): Promise<void> {
+    assertTransition('HELD', 'PENDING');
+    await manager.update(SettlementEntity, { orderUuid: s.orderUuid, state: 'HELD' }, { state: 'PENDING' });
+    s.state = 'PENDING';
+  }
+
   // Fixed when SETTLEMENT_GAS_LIMIT is set; otherwise the node's estimate plus the buffer, within
   // SETTLEMENT_GAS_CEILING.
   private async gasLimitFor(address: string, t: ToSign): Promise<bigint> {
@@ -199,21 +214,6 @@ export class SignPendingStep {
           `SETTLEMENT_GAS_CEILING ${this.config.gasCeiling}; not signed`,
       );
     return choice.gasLimit;
-  }
-
-  private overCap(baseUnits: bigint, signedToday: bigint): string | undefined {
-    const d = checkPayoutCaps(baseUnits, signedToday, this.config.payoutCaps);
-    switch (d.kind) {
-      case 'within':
-        return undefined;
-      case 'over-per-transfer':
-        return `${usdcToString(d.amount)} USDC is above SETTLEMENT_MAX_PER_TRANSFER_USDC ${usdcToString(d.cap)}; an operator must release it`;
-      case 'over-per-day':
-        return (
-          `${usdcToString(d.amount)} USDC on top of ${usdcToString(d.signedInWindow)} signed in the last 24 h ` +
-          `is above SETTLEMENT_MAX_PER_DAY_USDC ${usdcToString(d.cap)}; signed once the window has room, or when an operator releases it`
-        );
-    }
   }
 
   private async store(
@@ -253,27 +253,6 @@ export class SignPendingStep {
     this.log.log(
       `order ${s.orderUuid}: signed ${usdcToString(baseUnits)} USDC transfer ${signed.txHash} (nonce ${nonce})`,
     );
-  }
-
-  // Describes what is missing, or returns undefined when the wallet can pay this transfer on top
-  // of everything it has already signed. Gas is counted at the most a transfer may use (the fixed
-  // limit, or the ceiling): conservative, as the estimate comes later.
-  private shortfall(w: {
-    baseUnits: bigint;
-    fees: FeeParams;
-    usdc: bigint;
-    eth: bigint;
-    inFlight: { baseUnits: bigint; count: bigint };
-  }): string | undefined {
-    const address = this.signer.address;
-    const gasPerTransfer = this.config.gasLimit ?? this.config.gasCeiling;
-    const needUsdc = w.baseUnits + w.inFlight.baseUnits;
-    const needWei = gasPerTransfer * maxGasPrice(w.fees) * (w.inFlight.count + 1n);
-    const missing: string[] = [];
-    if (w.usdc < needUsdc)
-      missing.push(`${address} holds ${usdcToString(w.usdc)} USDC, needs ${usdcToString(needUsdc)}`);
-    if (w.eth < needWei) missing.push(`${address} holds ${w.eth} wei for gas, needs ${needWei}`);
-    return missing.length > 0 ? missing.join('; ') : undefined;
   }
 
   // The rate was stale when the payment was confirmed: price it now, or keep waiting for a fresh rate.
