@@ -4,6 +4,7 @@ export * from './events/event-map';
 export * from './events/validate-event';
 export * from './kyc-user-registered/kyc-user-registered.event';
 export * from './kyc-user-status-changed/kyc-user-status-changed.event';
+export * from './kyc-user-erased/kyc-user-erased.event';
 export * from './order-created/order-created.event';
 export * from './order-outcome/order-outcome.fields';
 export * from './order-completed/order-completed.event';

@@ -2,6 +2,7 @@
 export const Topics = {
   KycUserRegistered: 'kyc.user.registered',
   KycUserStatusChanged: 'kyc.user.status-changed',
+  KycUserErased: 'kyc.user.erased',
   OrderCreated: 'order.created',
   OrderCompleted: 'order.completed',
   OrderFailed: 'order.failed',

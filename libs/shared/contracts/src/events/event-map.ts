@@ -1,3 +1,4 @@
+import { KycUserErasedV1 } from '../kyc-user-erased/kyc-user-erased.event';
 import { KycUserRegisteredV1 } from '../kyc-user-registered/kyc-user-registered.event';
 import { KycUserStatusChangedV1 } from '../kyc-user-status-changed/kyc-user-status-changed.event';
 import { OrderCompletedV2 } from '../order-completed/order-completed.event';
@@ -15,6 +16,7 @@ import { TransferSucceededV1 } from '../transfer-succeeded/transfer-succeeded.ev
 export interface EventMap {
   [Topics.KycUserRegistered]: KycUserRegisteredV1;
   [Topics.KycUserStatusChanged]: KycUserStatusChangedV1;
+  [Topics.KycUserErased]: KycUserErasedV1;
   [Topics.OrderCreated]: OrderCreatedV1;
   [Topics.OrderCompleted]: OrderCompletedV2;
   [Topics.OrderFailed]: OrderFailedV2;
@@ -30,6 +32,7 @@ export type EventType = keyof EventMap;
 export const EVENT_PAYLOAD_CLASSES: { [K in EventType]: new () => EventMap[K] } = {
   [Topics.KycUserRegistered]: KycUserRegisteredV1,
   [Topics.KycUserStatusChanged]: KycUserStatusChangedV1,
+  [Topics.KycUserErased]: KycUserErasedV1,
   [Topics.OrderCreated]: OrderCreatedV1,
   [Topics.OrderCompleted]: OrderCompletedV2,
   [Topics.OrderFailed]: OrderFailedV2,
