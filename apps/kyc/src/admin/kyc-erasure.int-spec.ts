@@ -128,6 +128,33 @@ describe('KYC erasure by an operator (integration, real Postgres)', () => {
       [user.uuid],
     );
     expect(events.rows).toHaveLength(1); // orders learns the user is REJECTED: no new orders
+    // payment-ingest learns to drop the holder's name (once, though erased twice); the registration
+    // event in the outbox no longer carries it, the other user's still does
+    const erased = await db.query(
+      `SELECT topic, key, envelope FROM kyc.outbox WHERE envelope->>'type' = 'kyc.user.erased'
+       AND envelope->'data'->>'userUuid' = $1`,
+      [user.uuid],
+    );
+    expect(erased.rows).toEqual([
+      {
+        topic: 'kyc.user.erased',
+        key: user.uuid,
+        envelope: expect.objectContaining({
+          merchantId: merchant,
+          version: 1,
+          data: { userUuid: user.uuid, erasedAt: res.json<{ erasedAt: string }>().erasedAt },
+        }),
+      },
+    ]);
+    const registrations = await db.query(
+      `SELECT key, envelope->'data' AS data FROM kyc.outbox WHERE topic = 'kyc.user.registered'
+       AND key = ANY($1::text[])`,
+      [[user.uuid, other.uuid]],
+    );
+    const registration = (uuid: string) =>
+      registrations.rows.find((r: { key: string }) => r.key === uuid)?.data as Record<string, unknown>;
+    expect(registration(user.uuid)).toEqual({ userUuid: user.uuid, status: user.status });
+    expect(registration(other.uuid)['holderName']).toEqual(expect.stringMatching(/^v1\./));
 
     // a decision on an erased user is refused with a problem, not a 500
     const decide = await t.app.inject({

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { Topics } from '@onramp/contracts';
 import { notFound } from '@onramp/http';
-import { OutboxRelay } from '@onramp/messaging';
+import { OutboxRelay, OutboxWriter } from '@onramp/messaging';
 import { AdminActor, idempotencyContext, recordAdminAction } from '@onramp/persistence';
 
 import { KYC_SCHEMA } from '../config';
@@ -28,7 +29,10 @@ const PAGE = 500;
 // the user is REJECTED if it was not (no business without identity data: orders refuses new orders
 // through the usual kyc.user.status-changed event), and the operator's action is audited. What
 // the AML record needs stays: the user's uuid and merchant, the status history with who decided
-// and why, the timestamps, and every order and transaction elsewhere. Erasing twice changes nothing.
+// and why, the timestamps, and every order and transaction elsewhere. The kyc.user.erased event,
+// in the same transaction, tells the services that keep a copy of the holder's name (payment-ingest)
+// to drop it, and the holder's name in this user's own kyc.user.registered outbox row is cut out.
+// Erasing twice changes nothing.
 @Injectable()
 export class EraseKycUserUseCase {
   constructor(
@@ -36,6 +40,7 @@ export class EraseKycUserUseCase {
     private readonly users: KycUsersRepository,
     private readonly cipher: KycPiiCipher,
     private readonly decide: DecideKycUserUseCase,
+    private readonly outbox: OutboxWriter,
     private readonly relay: OutboxRelay,
   ) {}
 
@@ -51,10 +56,9 @@ export class EraseKycUserUseCase {
           status: 'REJECTED' as const,
           idempotencyRecords: 0,
           changed: false,
-          statusChanged: false,
         };
       }
-      const decision = await this.decide.decideIn(manager, {
+      await this.decide.decideIn(manager, {
         userUuid: user.uuid,
         status: 'REJECTED',
         reason: ERASED_REASON,
@@ -64,6 +68,7 @@ export class EraseKycUserUseCase {
       const now = new Date();
       await this.users.erase(manager, user.uuid, this.cipher.sealErased(user.uuid), actor.operator, now);
       const idempotencyRecords = await this.tombstoneReplays(manager, user.merchantId, user.uuid);
+      await this.announceErasure(manager, user.merchantId, user.uuid, now);
       await recordAdminAction(manager, KYC_SCHEMA, actor, {
         action: 'kyc-user.erase',
         target: user.uuid,
@@ -77,12 +82,34 @@ export class EraseKycUserUseCase {
         status: 'REJECTED' as const,
         idempotencyRecords,
         changed: true,
-        statusChanged: decision.changed,
       };
     });
-    const { statusChanged, ...answer } = result;
-    if (statusChanged) this.relay.nudge(); // the kyc.user.status-changed event
-    return answer;
+    if (result.changed) this.relay.nudge(); // kyc.user.erased (and kyc.user.status-changed)
+    return result;
+  }
+
+  // kyc.user.erased for the services holding a copy of the name (it carries nothing personal). The
+  // registration event still in our outbox loses its sealed holder name: published already, it is
+  // only a record now; not yet published, it goes out without one (payment-ingest then learns no
+  // name, and the erasure event follows it anyway). Copies already on the Kafka topic stay until its
+  // retention drops them: a log is append-only.
+  private async announceErasure(
+    manager: EntityManager,
+    merchantId: string,
+    userUuid: string,
+    erasedAt: Date,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE "${KYC_SCHEMA}"."outbox" SET envelope = envelope #- '{data,holderName}'
+       WHERE topic = $1 AND key = $2 AND envelope->'data' ? 'holderName'`,
+      [Topics.KycUserRegistered, userUuid],
+    );
+    await this.outbox.append(manager, {
+      type: Topics.KycUserErased,
+      key: userUuid,
+      merchantId,
+      data: { userUuid, erasedAt: erasedAt.toISOString() },
+    });
   }
 
   // The merchant's stored answers to POST /kyc/add that registered this user: sealed, so each is
