@@ -12,6 +12,7 @@ import { CreditReversals1764400000002 } from './migrations/1764400000002-credit-
 import { CollectionAccounts1764400000003 } from './migrations/1764400000003-collection-accounts';
 import { SealedPayerData1764500000000 } from './migrations/1764500000000-sealed-payer-data';
 import { PayoutStopped1764600000000 } from './migrations/1764600000000-payout-stopped';
+import { KycHolderErasure1764700000000 } from './migrations/1764700000000-kyc-holder-erasure';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
@@ -32,5 +33,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CollectionAccounts1764400000003,
     SealedPayerData1764500000000,
     PayoutStopped1764600000000,
+    KycHolderErasure1764700000000,
   ],
 };

@@ -10,4 +10,5 @@ export { startPaymentIngest } from './start-payment-ingest';
 export { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
 export { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
 export { KycEventsHandler } from './payer-names/kyc-events.handler';
+export { KycErasureHandler } from './payer-names/kyc-erasure.handler';
 export { OrderEventsHandler } from './references/order-events.handler';

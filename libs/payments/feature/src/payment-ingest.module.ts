@@ -11,6 +11,7 @@ import { CreditMatcher } from './matching/credit-matcher';
 import { StatementCreditSettler } from './matching/statement-credit-settler';
 import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
 import { OrderExpirySweeper } from './expiry/order-expiry.sweeper';
+import { KycErasureHandler } from './payer-names/kyc-erasure.handler';
 import { KycEventsHandler } from './payer-names/kyc-events.handler';
 import { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
 import { AdminPaymentPoliciesController } from './policies/admin-payment-policies.controller';
@@ -69,6 +70,7 @@ export class PaymentIngestModule {
         ExpireOrdersUseCase,
         OrderExpirySweeper,
         KycEventsHandler,
+        KycErasureHandler,
         StatementInboxWatcher,
         MerchantPolicies,
         CollectionAccounts,

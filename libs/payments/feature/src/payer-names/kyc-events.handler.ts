@@ -6,7 +6,9 @@ import { EventConsumer } from '@onramp/messaging';
 
 // kyc.user.registered keeps the account holder names the payer name policy compares with, stored
 // sealed as kyc sent them (payer-data ring, bound to the user; opened only to compare). The upsert
-// is idempotent; an event without a name (written before it carried one) changes nothing.
+// is idempotent; an event without a name (written before it carried one) changes nothing, and
+// neither does one for a user whose data was erased (a tombstone, KycErasureHandler): the two events
+// travel on different topics, so the registration may come after the erasure, or be replayed.
 @Injectable()
 export class KycEventsHandler implements OnModuleInit {
   constructor(private readonly consumer: EventConsumer) {}
@@ -23,7 +25,8 @@ export class KycEventsHandler implements OnModuleInit {
     if (!name) return;
     await manager.query(
       `INSERT INTO "payments"."kyc_holders" (user_uuid, merchant_id, holder_name) VALUES ($1, $2, $3)
-       ON CONFLICT (user_uuid) DO UPDATE SET holder_name = EXCLUDED.holder_name, updated_at = now()`,
+       ON CONFLICT (user_uuid) DO UPDATE SET holder_name = EXCLUDED.holder_name, updated_at = now()
+       WHERE "kyc_holders".erased_at IS NULL`,
       [event.data.userUuid, event.merchantId, name],
     );
   }
