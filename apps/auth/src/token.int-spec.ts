@@ -122,6 +122,14 @@ describe('POST /auth/token (real Postgres)', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.headers['content-type']).toContain('application/problem+json');
     expect(refused.json()).toMatchObject({ status: 400, errors: [{ field: 'grant_type' }] });
+    // The JSON guard every service applies holds here too (auth reads an empty JSON body as {}).
+    const deep = `{"grant_type":"client_credentials","x":${'['.repeat(2000)}${']'.repeat(2000)}}`;
+    const nul = '{"grant_type":"client_\\u0000credentials"}';
+    for (const payload of [deep, nul]) {
+      const res = await h.token(auth, { payload, contentType: json });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+    }
   });
 
   it('keeps tokens signed by a rotated signing key verifiable', async () => {

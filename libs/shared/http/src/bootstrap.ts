@@ -22,6 +22,9 @@ export interface HttpServiceOptions {
   // application/x-www-form-urlencoded bodies parsed into objects: only the OAuth token endpoint takes
   // them; everywhere else a form body is a 415 like any other non-JSON body.
   formBodies?: boolean;
+  // An empty application/json body read as `{}` instead of a 400: OAuth token clients send the
+  // header with no body. Every other check of a JSON body still applies.
+  emptyJsonIsObject?: boolean;
   // Which peers may set X-Forwarded-For (so request.ip is the client behind them). Default: none;
   // a service never believes a client's own header.
   trustProxy?: (address: string, hop: number) => boolean;
@@ -37,7 +40,7 @@ const LEVELS: Record<string, LogLevel[]> = {
 // The Fastify adapter of every service: body limit (413 past it), JSON only (text/plain is a 415,
 // not a string), and form bodies only where asked for (the OAuth token endpoint).
 export function createHttpAdapter(
-  opts: Pick<HttpServiceOptions, 'bodyLimit' | 'formBodies' | 'trustProxy'> = {},
+  opts: Pick<HttpServiceOptions, 'bodyLimit' | 'formBodies' | 'emptyJsonIsObject' | 'trustProxy'> = {},
 ): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -58,6 +61,7 @@ export function createHttpAdapter(
   const json = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (opts.emptyJsonIsObject && (body as string).length === 0) return done(null, {});
     void json(req, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err);
       const problem = inspectInput(value, 'body');

@@ -97,3 +97,37 @@ describe('the HTTP conventions refuse bad input with a 400, never a 500', () => 
     },
   );
 });
+
+// auth's token endpoint takes an empty JSON body as {}; nothing else about JSON bodies changes there.
+describe('with emptyJsonIsObject (auth)', () => {
+  let app: NestFastifyApplication;
+  beforeAll(async () => {
+    app = await NestFactory.create<NestFastifyApplication>(
+      EchoModule,
+      createHttpAdapter({ emptyJsonIsObject: true }),
+      { logger: false, bodyParser: false },
+    );
+    applyHttpConventions(app);
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+  afterAll(() => app.close());
+
+  const post = (payload: string) =>
+    app.inject({ method: 'POST', url: '/notes', headers: { 'content-type': 'application/json' }, payload });
+
+  it('reads an empty body as {} (then validation speaks: a 400 naming the field)', async () => {
+    const res = await post('');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ errors: [expect.objectContaining({ field: 'text' })] });
+  });
+
+  it.each([
+    ['a NUL byte', '{"text":"a\\u0000b"}'],
+    ['a 2,000-deep body', `{"text":"x","extra":${'['.repeat(2000)}${']'.repeat(2000)}}`],
+  ])('still refuses %s', async (_case, payload) => {
+    const res = await post(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+  });
+});
