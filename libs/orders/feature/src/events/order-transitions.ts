@@ -98,7 +98,11 @@ export class OrderTransitions {
     const moved = await this.orders.markFailed(
       manager,
       order.uuid,
-      { payedAmount: facts.payedAmount, transactionHash: facts.transactionHash || null, failureReason: facts.reason },
+      {
+        payedAmount: facts.payedAmount,
+        transactionHash: facts.transactionHash || null,
+        failureReason: facts.reason,
+      },
       now,
     );
     if (!moved) return this.ignore(event, order);

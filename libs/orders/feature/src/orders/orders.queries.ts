@@ -24,7 +24,11 @@ export class OrdersQueries {
     limit: number,
     offset: number,
   ): Promise<{ items: OrderResponse[]; total: number }> {
-    const { orders, total } = await this.orders.listPage(this.dataSource.manager, { merchantId }, { limit, offset });
+    const { orders, total } = await this.orders.listPage(
+      this.dataSource.manager,
+      { merchantId },
+      { limit, offset },
+    );
     return { items: orders.map(presentOrder), total };
   }
 

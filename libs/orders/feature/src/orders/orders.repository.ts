@@ -54,7 +54,11 @@ export interface FailureChange {
 @Injectable()
 export class OrdersRepository {
   // Scoped by merchant: another merchant's order is indistinguishable from none.
-  async findForMerchant(db: EntityManager, merchantId: string, uuid: string): Promise<OrderEntity | undefined> {
+  async findForMerchant(
+    db: EntityManager,
+    merchantId: string,
+    uuid: string,
+  ): Promise<OrderEntity | undefined> {
     const [row] = await queryRows<OrderEntity>(
       db,
       `SELECT ${COLUMNS} FROM ${ORDERS} WHERE merchant_id = $1 AND uuid = $2`,
@@ -65,7 +69,9 @@ export class OrdersRepository {
 
   // Any merchant's order (the operator's reads).
   async find(db: EntityManager, uuid: string): Promise<OrderEntity | undefined> {
-    const [row] = await queryRows<OrderEntity>(db, `SELECT ${COLUMNS} FROM ${ORDERS} WHERE uuid = $1`, [uuid]);
+    const [row] = await queryRows<OrderEntity>(db, `SELECT ${COLUMNS} FROM ${ORDERS} WHERE uuid = $1`, [
+      uuid,
+    ]);
     return row;
   }
 
