@@ -1,22 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
-import { adminAuditController, MerchantAuthModule, ServiceCallersModule } from '@onramp/auth';
-import { HealthController } from '@onramp/http';
-import { MetricsController, MetricsModule } from '@onramp/observability';
-import { MessagingModule } from '@onramp/messaging';
-import { typeOrmRootFor } from '@onramp/persistence';
+import { adminAuditController } from '@onramp/auth';
+import { serviceInfrastructure } from '@onramp/service-runtime';
 
 import { PAYMENT_INGEST_CONFIG, PAYMENTS_SCHEMA, PaymentIngestConfig } from './config';
+import { BankTransactionsRepository } from './bank/bank-transactions.repository';
 import { CreditMatcher } from './matching/credit-matcher';
 import { StatementCreditSettler } from './matching/statement-credit-settler';
 import { ExpireOrdersUseCase } from './expiry/expire-orders.usecase';
 import { OrderExpirySweeper } from './expiry/order-expiry.sweeper';
 import { KycErasureHandler } from './payer-names/kyc-erasure.handler';
 import { KycEventsHandler } from './payer-names/kyc-events.handler';
+import { KycHoldersRepository } from './payer-names/kyc-holders.repository';
 import { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
 import { AdminPaymentPoliciesController } from './policies/admin-payment-policies.controller';
 import { MerchantPolicies } from './policies/merchant-policies';
 import { CollectionAccounts } from './accounts/collection-accounts';
+import { OpenReferencesRepository } from './references/open-references.repository';
 import { OrderEventsHandler } from './references/order-events.handler';
 import { RecordSepaCreditUseCase } from './sandbox/record-sepa-credit.usecase';
 import { SandboxBankController } from './sandbox/sandbox-bank.controller';
@@ -34,23 +34,17 @@ import { PaymentsPayerData } from './payer-data/payer-data.cipher';
 @Module({})
 export class PaymentIngestModule {
   static forRoot(config: PaymentIngestConfig): DynamicModule {
-    const { runtime } = config;
+    const infrastructure = serviceInfrastructure(
+      config.databaseUrl,
+      SERVICE_DATABASE,
+      config.runtime,
+      'payment-ingest',
+    );
     return {
       module: PaymentIngestModule,
-      imports: [
-        typeOrmRootFor({ url: config.databaseUrl, ...SERVICE_DATABASE, ...runtime.database }),
-        MessagingModule.forService({
-          schema: PAYMENTS_SCHEMA,
-          service: 'payment-ingest',
-          transport: runtime.transport,
-        }),
-        MerchantAuthModule.forRoot(runtime.merchantAuth),
-        ServiceCallersModule.forRoot(runtime.callers),
-        MetricsModule.forRoot(runtime.metrics),
-      ],
+      imports: infrastructure.imports,
       controllers: [
-        HealthController,
-        MetricsController,
+        ...infrastructure.controllers,
         SandboxBankController,
         AdminBankStatementsController,
         AdminPaymentPoliciesController,
@@ -59,6 +53,9 @@ export class PaymentIngestModule {
       providers: [
         { provide: PAYMENT_INGEST_CONFIG, useValue: config },
         SandboxOnlyGuard,
+        OpenReferencesRepository,
+        BankTransactionsRepository,
+        KycHoldersRepository,
         CreditMatcher,
         StatementCreditSettler,
         RecordSepaCreditUseCase,

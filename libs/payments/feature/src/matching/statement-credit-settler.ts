@@ -7,6 +7,7 @@ import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
+import { KycHoldersRepository } from '../payer-names/kyc-holders.repository';
 import { checkPayerName } from '../payer-names/payer-name-check';
 import { MerchantPolicies } from '../policies/merchant-policies';
 import { CreditMatcher } from './credit-matcher';
@@ -22,6 +23,7 @@ export class StatementCreditSettler {
     private readonly policies: MerchantPolicies,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
     private readonly payerData: PaymentsPayerData,
+    private readonly holders: KycHoldersRepository,
   ) {}
 
   async settle(
@@ -53,7 +55,7 @@ export class StatementCreditSettler {
       return 'suspense';
     }
     const name = await checkPayerName(
-      manager,
+      (kycUserUuid) => this.holders.findSealedName(manager, kycUserUuid),
       this.payerData,
       policy.payerNamePolicy,
       this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName),

@@ -4,6 +4,8 @@ import { EntityManager } from 'typeorm';
 import { EventEnvelope, KycUserRegisteredV1, Topics } from '@onramp/contracts';
 import { EventConsumer } from '@onramp/messaging';
 
+import { KycHoldersRepository } from './kyc-holders.repository';
+
 // kyc.user.registered keeps the account holder names the payer name policy compares with, stored
 // sealed as kyc sent them (payer-data ring, bound to the user; opened only to compare). The upsert
 // is idempotent; an event without a name (written before it carried one) changes nothing, and
@@ -11,7 +13,10 @@ import { EventConsumer } from '@onramp/messaging';
 // travel on different topics, so the registration may come after the erasure, or be replayed.
 @Injectable()
 export class KycEventsHandler implements OnModuleInit {
-  constructor(private readonly consumer: EventConsumer) {}
+  constructor(
+    private readonly consumer: EventConsumer,
+    private readonly holders: KycHoldersRepository,
+  ) {}
 
   onModuleInit(): void {
     this.consumer.on(Topics.KycUserRegistered, (event, manager) => this.onRegistered(event, manager));
@@ -23,11 +28,10 @@ export class KycEventsHandler implements OnModuleInit {
   ): Promise<void> {
     const name = event.data.holderName?.trim();
     if (!name) return;
-    await manager.query(
-      `INSERT INTO "payments"."kyc_holders" (user_uuid, merchant_id, holder_name) VALUES ($1, $2, $3)
-       ON CONFLICT (user_uuid) DO UPDATE SET holder_name = EXCLUDED.holder_name, updated_at = now()
-       WHERE "kyc_holders".erased_at IS NULL`,
-      [event.data.userUuid, event.merchantId, name],
-    );
+    await this.holders.upsert(manager, {
+      userUuid: event.data.userUuid,
+      merchantId: event.merchantId,
+      sealedName: name,
+    });
   }
 }

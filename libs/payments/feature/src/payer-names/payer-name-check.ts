@@ -1,5 +1,3 @@
-import { EntityManager } from 'typeorm';
-
 import { payerNameMatches, PayerNamePolicy } from '@onramp/payments-domain';
 
 import type { PaymentsPayerData } from '../payer-data/payer-data.cipher';
@@ -15,21 +13,17 @@ export interface PayerNameVerdict {
 // Compares the payer with the KYC user of the order. Under HOLD a third-party payment (or one
 // whose user's name is not known here yet) pays nothing until an operator assigns or returns it;
 // under WARN it pays and the credit records the mismatch. The holder's name is stored sealed (as kyc
-// sent it) and opened here, in-process, only to compare.
+// sent it) and opened here, in-process, only to compare; sealedHolderName looks it up (the caller's
+// KycHoldersRepository read, in its transaction).
 export async function checkPayerName(
-  manager: EntityManager,
+  sealedHolderName: (kycUserUuid: string) => Promise<string | undefined>,
   payerData: Pick<PaymentsPayerData, 'kycHolderName'>,
   policy: PayerNamePolicy,
   payerName: string,
   kycUserUuid: string | null,
 ): Promise<PayerNameVerdict> {
   if (policy === 'OFF') return { check: null, holds: false };
-  const rows: { holder_name: string }[] = kycUserUuid
-    ? await manager.query(`SELECT holder_name FROM "payments"."kyc_holders" WHERE user_uuid = $1`, [
-        kycUserUuid,
-      ])
-    : [];
-  const stored = rows[0]?.holder_name;
+  const stored = kycUserUuid ? await sealedHolderName(kycUserUuid) : undefined;
   const holder = stored && kycUserUuid ? payerData.kycHolderName(kycUserUuid, stored) : undefined;
   const check: PayerNameCheck = !holder
     ? 'UNKNOWN'

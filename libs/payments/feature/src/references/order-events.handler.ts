@@ -5,6 +5,7 @@ import { EventEnvelope, OrderCreatedV1, OrderOutcomeFields, Topics } from '@onra
 import { EventConsumer } from '@onramp/messaging';
 import { normalizeReference } from '@onramp/sepa';
 
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import {
@@ -13,7 +14,7 @@ import {
   findWaitingCreditsForUpdate,
   lockReferenceKeys,
 } from '../matching/reference-locks';
-import { OpenReferenceEntity } from './open-reference.entity';
+import { OpenReferencesRepository } from './open-references.repository';
 
 // Learns the references to expect from the orders service. Every handler is idempotent: the
 // consumer records the event id in the same transaction, and the writes themselves are upserts.
@@ -25,6 +26,8 @@ export class OrderEventsHandler implements OnModuleInit {
     private readonly consumer: EventConsumer,
     private readonly matcher: CreditMatcher,
     private readonly settler: StatementCreditSettler,
+    private readonly references: OpenReferencesRepository,
+    private readonly credits: BankTransactionsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -42,21 +45,16 @@ export class OrderEventsHandler implements OnModuleInit {
     const reference = normalizeReference(data.reference);
     await lockReferenceKeys(manager, [reference]);
     // created_at is the order's creation, from which ORDER_TTL counts (not when this event arrived)
-    await manager.query(
-      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at, kyc_user_uuid)
-       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8)
-       ON CONFLICT DO NOTHING`,
-      [
-        reference,
-        data.orderUuid,
-        merchantId,
-        data.amount,
-        data.currency,
-        data.recipientAddress,
-        new Date(event.occurredAt),
-        data.kycUserUuid,
-      ],
-    );
+    await this.references.insertOpen(manager, {
+      reference,
+      orderUuid: data.orderUuid,
+      merchantId,
+      amount: data.amount,
+      currency: data.currency,
+      recipientAddress: data.recipientAddress,
+      createdAt: new Date(event.occurredAt),
+      kycUserUuid: data.kycUserUuid,
+    });
     const ref = await findReferenceForUpdate(manager, reference);
     if (!ref || ref.orderUuid !== data.orderUuid) {
       this.log.error(
@@ -83,14 +81,8 @@ export class OrderEventsHandler implements OnModuleInit {
   // A FAILED order sent no USDC: a credit of it that the bank took back (payment.reversed) had its
   // payout stopped in time, so it is no longer an unfunded payout for the operator to chase.
   private async notePayoutStopped(manager: EntityManager, orderUuid: string): Promise<void> {
-    const [stopped]: [unknown[], number] = await manager.query(
-      `UPDATE payments.bank_transactions SET payout_stopped_at = now(), updated_at = now()
-       WHERE matched_order_uuid = $1 AND match_status = 'MATCHED' AND reversed_at IS NOT NULL AND payout_stopped_at IS NULL
-       RETURNING id`,
-      [orderUuid],
-    );
-    if (stopped.length > 0)
-      this.log.log(`order ${orderUuid} FAILED: the payout of its reversed credit was stopped`);
+    const stopped = await this.credits.markPayoutStopped(manager, orderUuid);
+    if (stopped > 0) this.log.log(`order ${orderUuid} FAILED: the payout of its reversed credit was stopped`);
   }
 
   // A finished order takes no more money. If this overtakes its order.created (another topic), a
@@ -102,25 +94,21 @@ export class OrderEventsHandler implements OnModuleInit {
     const { data, merchantId } = event;
     if (event.type === Topics.OrderFailed) await this.notePayoutStopped(manager, data.orderUuid);
     // An EXPIRED reference stays so: a late credit is then told apart from a second payment.
-    const known = await manager.findOneBy(OpenReferenceEntity, { orderUuid: data.orderUuid });
+    const known = await this.references.findByOrder(manager, data.orderUuid);
     if (known) {
-      if (known.status !== 'EXPIRED')
-        await manager.update(
-          OpenReferenceEntity,
-          { orderUuid: data.orderUuid },
-          { status: 'CLOSED', updatedAt: new Date() },
-        );
+      if (known.status !== 'EXPIRED') await this.references.closeByOrder(manager, data.orderUuid, new Date());
       return;
     }
     const reference = normalizeReference(data.reference);
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO "payments"."open_references" (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
-       VALUES ($1, $2, $3, $4, $5, $6, 'CLOSED')
-       ON CONFLICT DO NOTHING
-       RETURNING order_uuid`,
-      [reference, data.orderUuid, merchantId, data.amount, data.currency, data.recipientAddress],
-    );
-    if (inserted.length === 0) {
+    const closed = await this.references.insertClosed(manager, {
+      reference,
+      orderUuid: data.orderUuid,
+      merchantId,
+      amount: data.amount,
+      currency: data.currency,
+      recipientAddress: data.recipientAddress,
+    });
+    if (!closed) {
       this.log.error(
         `order ${data.orderUuid} ended, but its reference ${reference} belongs to another order; nothing closed`,
       );

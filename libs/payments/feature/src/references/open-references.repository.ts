@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+import { queryRows } from '@onramp/persistence';
+
+import { OPEN_REFERENCES } from '../persistence/payments-tables';
+import { OpenReferenceEntity } from './open-reference.entity';
+
+const COLUMNS = `reference, order_uuid AS "orderUuid", merchant_id AS "merchantId", amount, currency,
+  kyc_user_uuid AS "kycUserUuid", recipient_address AS "recipientAddress", status,
+  matched_bank_transaction_id AS "matchedBankTransactionId", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+// What order.created / order.completed / order.failed tell about a reference (normalized).
+export interface OrderReference {
+  reference: string;
+  orderUuid: string;
+  merchantId: string;
+  amount: string;
+  currency: string;
+  recipientAddress: string;
+}
+
+// The SQL the order event handler writes open references with. Every method takes the consumer's
+// manager, so the reference commits with the inbox mark. A reference belongs to one order: the
+// inserts leave a row of another order alone (ON CONFLICT DO NOTHING), and the caller checks.
+@Injectable()
+export class OpenReferencesRepository {
+  // createdAt is the order's creation, from which ORDER_TTL counts.
+  async insertOpen(
+    db: EntityManager,
+    ref: OrderReference & { createdAt: Date; kycUserUuid: string },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at, kyc_user_uuid)
+       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8)
+       ON CONFLICT DO NOTHING`,
+      [
+        ref.reference,
+        ref.orderUuid,
+        ref.merchantId,
+        ref.amount,
+        ref.currency,
+        ref.recipientAddress,
+        ref.createdAt,
+        ref.kycUserUuid,
+      ],
+    );
+  }
+
+  // False when the reference is another order's.
+  async insertClosed(db: EntityManager, ref: OrderReference): Promise<boolean> {
+    const inserted = await queryRows(
+      db,
+      `INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
+       VALUES ($1, $2, $3, $4, $5, $6, 'CLOSED')
+       ON CONFLICT DO NOTHING
+       RETURNING order_uuid`,
+      [ref.reference, ref.orderUuid, ref.merchantId, ref.amount, ref.currency, ref.recipientAddress],
+    );
+    return inserted.length > 0;
+  }
+
+  async findByOrder(db: EntityManager, orderUuid: string): Promise<OpenReferenceEntity | undefined> {
+    const [row] = await queryRows<OpenReferenceEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE order_uuid = $1 LIMIT 1`,
+      [orderUuid],
+    );
+    return row;
+  }
+
+  async closeByOrder(db: EntityManager, orderUuid: string, at: Date): Promise<void> {
+    await db.query(`UPDATE ${OPEN_REFERENCES} SET status = 'CLOSED', updated_at = $2 WHERE order_uuid = $1`, [
+      orderUuid,
+      at,
+    ]);
+  }
+}
