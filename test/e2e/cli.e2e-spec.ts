@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 
 import { Wallet } from 'ethers';
+import { Client } from 'pg';
 
 import { waitFor } from '@onramp/testing';
 
 import { kycUserBody, MerchantCredentials } from './support/api-client';
+import { e2e } from './support/env';
 import { parseJson, runOnramp } from './support/run-cli';
 import { TestMerchant } from './support/test-merchant';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -182,6 +184,24 @@ describe('operator CLI (bin/onramp.js in a child process, against the platform)'
       },
       { timeoutMs: 15_000, intervalMs: 250, description: 'orders refusing the erased user' },
     );
+    // payment-ingest's copy of the holder's name (payer name policy) is gone once kyc.user.erased
+    // arrives: a tombstone, no name
+    const db = new Client({ connectionString: e2e.databaseUrl() });
+    await db.connect();
+    try {
+      await waitFor(
+        async () => {
+          const { rows } = await db.query<{ holder_name: string | null; erased_at: Date | null }>(
+            `SELECT holder_name, erased_at FROM payments.kyc_holders WHERE user_uuid = $1`,
+            [kyc.uuid],
+          );
+          return rows.length === 1 && rows[0].holder_name === null && rows[0].erased_at !== null;
+        },
+        { timeoutMs: 15_000, intervalMs: 250, description: "payment-ingest erasing the holder's name" },
+      );
+    } finally {
+      await db.end();
+    }
   });
 
   it('rotates a merchant secret and prints only the new one', async () => {
