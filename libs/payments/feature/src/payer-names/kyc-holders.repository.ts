@@ -37,12 +37,13 @@ export class KycHoldersRepository {
     );
   }
 
+  // undefined when no name is known: never registered here, or erased (a tombstone's name is NULL)
   async findSealedName(db: EntityManager, userUuid: string): Promise<string | undefined> {
-    const [row] = await queryRows<{ holderName: string }>(
+    const [row] = await queryRows<{ holderName: string | null }>(
       db,
       `SELECT holder_name AS "holderName" FROM ${KYC_HOLDERS} WHERE user_uuid = $1`,
       [userUuid],
     );
-    return row?.holderName;
+    return row?.holderName ?? undefined;
   }
 }
