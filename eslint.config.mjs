@@ -46,7 +46,27 @@ const DOMAIN_ETHERS_ALLOWED = [
 ];
 // Node modules that reach outside the process (files, sockets, processes, threads, the machine).
 // node:crypto (hashing, HMAC, random bytes) and node:path stay allowed: no I/O.
-const NODE_IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'dns/promises', 'tls', 'child_process', 'cluster', 'worker_threads', 'readline', 'os', 'process', 'v8', 'vm', 'inspector'];
+const NODE_IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'dns/promises',
+  'tls',
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'readline',
+  'os',
+  'process',
+  'v8',
+  'vm',
+  'inspector',
+];
 
 function domainRestrictions(ioModules) {
   return [
@@ -56,10 +76,14 @@ function domainRestrictions(ioModules) {
         {
           name: 'ethers',
           allowImportNames: DOMAIN_ETHERS_ALLOWED,
-          message: 'a type:domain lib uses only pure ethers helpers; providers, wallets and contracts belong in a service',
+          message:
+            'a type:domain lib uses only pure ethers helpers; providers, wallets and contracts belong in a service',
         },
         ...ioModules.flatMap((m) =>
-          [m, `node:${m}`].map((name) => ({ name, message: 'a type:domain lib does no I/O; pass the values in' })),
+          [m, `node:${m}`].map((name) => ({
+            name,
+            message: 'a type:domain lib does no I/O; pass the values in',
+          })),
         ),
       ],
       patterns: [{ group: ['ethers/*'], message: 'import the pure ethers helpers from "ethers" by name' }],
@@ -88,7 +112,17 @@ const DOMAIN_ROOTS = domainProjectRoots();
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '.onramp/**', 'tmp/**', 'coverage/**', 'helm/**', '.nx/**', '**/*.js', '**/*.mjs'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.onramp/**',
+      'tmp/**',
+      'coverage/**',
+      'helm/**',
+      '.nx/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -106,7 +140,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']", message: 'no focused tests' },
+        {
+          selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']",
+          message: 'no focused tests',
+        },
       ],
       // Boundaries: a service never imports another service's code; domain stays pure.
       '@nx/enforce-module-boundaries': [
@@ -123,18 +160,72 @@ export default tseslint.config(
             { sourceTag: 'scope:payments', onlyDependOnLibsWithTags: ['scope:shared', 'scope:payments'] },
             { sourceTag: 'scope:settlement', onlyDependOnLibsWithTags: ['scope:shared', 'scope:settlement'] },
             { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhooks'] },
-            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e', 'scope:tools'] },
+            {
+              sourceTag: 'scope:e2e',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e', 'scope:tools'],
+            },
             // Tools host services (the runner, the OpenAPI generator) through their feature libs: one scope
             // per service moved to libs/<service>/feature (docs/architecture.md, "Moving a service").
-            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools', 'scope:auth', 'scope:gateway', 'scope:kyc', 'scope:orders', 'scope:payments', 'scope:webhooks'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:feature', 'type:host'] },
+            {
+              sourceTag: 'scope:tools',
+              onlyDependOnLibsWithTags: [
+                'scope:shared',
+                'scope:tools',
+                'scope:auth',
+                'scope:gateway',
+                'scope:kyc',
+                'scope:orders',
+                'scope:payments',
+                'scope:settlement',
+                'scope:webhooks',
+              ],
+            },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: [
+                'type:domain',
+                'type:util',
+                'type:contracts',
+                'type:data-access',
+                'type:feature',
+                'type:host',
+              ],
+            },
             // The platform runner: starts services in its own process, so it may import their feature libs.
-            { sourceTag: 'type:host', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:feature'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access', 'type:feature'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access'] },
+            {
+              sourceTag: 'type:host',
+              onlyDependOnLibsWithTags: [
+                'type:domain',
+                'type:util',
+                'type:contracts',
+                'type:data-access',
+                'type:feature',
+              ],
+            },
+            {
+              sourceTag: 'type:feature',
+              onlyDependOnLibsWithTags: [
+                'type:domain',
+                'type:util',
+                'type:contracts',
+                'type:data-access',
+                'type:feature',
+              ],
+            },
+            {
+              sourceTag: 'type:data-access',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:data-access'],
+            },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: DOMAIN_BANNED_PACKAGES },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts', 'type:domain', 'type:data-access'] },
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:domain'],
+              bannedExternalImports: DOMAIN_BANNED_PACKAGES,
+            },
+            {
+              sourceTag: 'type:util',
+              onlyDependOnLibsWithTags: ['type:util', 'type:contracts', 'type:domain', 'type:data-access'],
+            },
             // What `npm start` runs (the infra launcher, the platform runner) never needs a test helper.
             { sourceTag: 'layer:runtime', notDependOnLibsWithTags: ['layer:test'] },
           ],
@@ -155,7 +246,9 @@ export default tseslint.config(
   {
     // A domain spec may read its own fixture files (e.g. bank statements in fixtures/).
     files: DOMAIN_ROOTS.map((root) => `${root}/**/*.spec.ts`),
-    rules: { 'no-restricted-imports': domainRestrictions(NODE_IO_MODULES.filter((m) => !m.startsWith('fs'))) },
+    rules: {
+      'no-restricted-imports': domainRestrictions(NODE_IO_MODULES.filter((m) => !m.startsWith('fs'))),
+    },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', '**/testing/**/*.ts'],

@@ -19,6 +19,7 @@ const CONFIG_FILES: Record<string, string> = {
   kyc: 'libs/kyc/feature/src/config.ts',
   orders: 'libs/orders/feature/src/config.ts',
   'payment-ingest': 'libs/payments/feature/src/config.ts',
+  'chain-settlement': 'libs/settlement/feature/src/config.ts',
   'webhook-dispatch': 'libs/webhooks/feature/src/config.ts',
 };
 
@@ -53,7 +54,7 @@ describe('Helm chart', () => {
       kyc: [CONFIG_FILES['kyc']!],
       orders: [CONFIG_FILES['orders']!],
       'payment-ingest': [CONFIG_FILES['payment-ingest']!],
-      'chain-settlement': ['apps/chain-settlement/src/config.ts'],
+      'chain-settlement': [CONFIG_FILES['chain-settlement']!],
       'webhook-dispatch': [CONFIG_FILES['webhook-dispatch']!],
     };
     for (const [app, spec] of Object.entries(schema.properties.apps.properties)) {

@@ -2,8 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
 import { migrateService, serviceDataSourceOptions, waitForSchema } from '@onramp/persistence';
-
-import { SERVICE_DATABASE } from './database';
+import { SERVICE_DATABASE } from '@onramp/settlement-feature';
 
 async function freshDatabase(): Promise<string> {
   const base = process.env['DATABASE_URL']!;

@@ -3,6 +3,7 @@ import { parseUnits, Transaction, Wallet } from 'ethers';
 import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
 import { waitFor } from '@onramp/testing';
+import { SettlementWorker } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
@@ -15,7 +16,6 @@ import {
   transactionsOf,
 } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
-import { SettlementWorker } from './worker/settlement-worker';
 
 // On an anvil of our own with automatic mining off: the suite decides when (and whether) blocks
 // are mined, so a transaction can be left stuck in the mempool, and confirmations counted.

@@ -3,6 +3,7 @@ import { parseUnits, Transaction, Wallet } from 'ethers';
 import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
 import { RpcFaultProxy, startRpcFaultProxy, waitFor } from '@onramp/testing';
+import { SettlementWorker, SignPendingStep } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import {
@@ -13,8 +14,6 @@ import {
   transactionsOf,
 } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
-import { SettlementWorker } from './worker/settlement-worker';
-import { SignPendingStep } from './worker/sign-pending.step';
 
 // The service talks to an anvil of our own through a proxy that injects network faults: a node that
 // stops answering, a send whose answer is lost, a node whose receipts lag behind its nonces.

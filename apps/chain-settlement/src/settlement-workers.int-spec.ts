@@ -3,13 +3,11 @@ import { Interface, parseUnits, Wallet, zeroPadValue } from 'ethers';
 import { ERC20_ABI } from '@onramp/chain';
 import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
 import { envelope, produceMany, testKafka, waitFor } from '@onramp/testing';
+import { DriveInFlightStep, OnPicked, SignPendingStep, StepResult } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
-import { DriveInFlightStep } from './worker/drive-in-flight.step';
-import { SignPendingStep } from './worker/sign-pending.step';
-import { OnPicked, StepResult } from './worker/step-result';
 
 const ORDERS = 200;
 const transferTopic = new Interface(ERC20_ABI).getEvent('Transfer')?.topicHash as string;

@@ -15,12 +15,11 @@ import {
   testKafka,
   waitFor,
 } from '@onramp/testing';
+import { SettlementWorker, SignPendingStep } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
 import { setUpTestChain, TestChain } from './testing/test-chain';
-import { SettlementWorker } from './worker/settlement-worker';
-import { SignPendingStep } from './worker/sign-pending.step';
 
 interface SettlementRow {
   state: string;

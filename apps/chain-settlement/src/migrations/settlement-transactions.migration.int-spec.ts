@@ -3,11 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
 import { ensureSchema, serviceDataSourceOptions } from '@onramp/persistence';
+import {
+  CreateSettlementTables1763800100000,
+  CreateSettlementTransactions1763800200000,
+  SETTLEMENT_SCHEMA,
+} from '@onramp/settlement-feature';
 
-import { SETTLEMENT_SCHEMA } from '../config';
 import { freshDatabase } from '../testing/chain-settlement-test-app';
-import { CreateSettlementTables1763800100000 } from './1763800100000-create-settlement-tables';
-import { CreateSettlementTransactions1763800200000 } from './1763800200000-create-settlement-transactions';
 
 // The migration is reversible, and a database upgraded with transfers in flight keeps their
 // hashes: the worker looks receipts up in settlement_transactions only.

@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 
+import {
+  ChainSettlementModule,
+  loadChainSettlementConfig,
+  SETTLEMENT_SCHEMA,
+} from '@onramp/settlement-feature';
 import { createDatabase, startServiceTestApp } from '@onramp/testing';
-
-import { AppModule } from '../app.module';
-import { SETTLEMENT_SCHEMA } from '../config';
 
 export interface ChainSettlementTestApp {
   app: NestFastifyApplication;
@@ -27,20 +29,15 @@ export async function freshDatabase(): Promise<string> {
   return createDatabase(server, `settlement_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`);
 }
 
-// The real app module (consumer, worker, chain client) with only its consumer group swapped for
-// the suite's own. Environment variables are set for the boot and restored afterwards.
+// The real service module (consumer, worker, chain client) with only its consumer group swapped for
+// the suite's own. A config of its own, built from the suite's environment (Postgres and Kafka from
+// the global setup) and what this test asks for; the process environment stays as it was.
 export async function startChainSettlementTestApp(opts: StartOptions): Promise<ChainSettlementTestApp> {
   const databaseUrl = opts.databaseUrl ?? (await freshDatabase());
-  const env: Record<string, string> = { ...opts.env, DATABASE_URL: databaseUrl };
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    const app = await startServiceTestApp(AppModule, { schema: SETTLEMENT_SCHEMA, groupId: opts.groupId });
-    return { app, dataSource: app.get(DataSource), databaseUrl, close: () => app.close() };
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  const config = loadChainSettlementConfig({ ...process.env, ...opts.env, DATABASE_URL: databaseUrl });
+  const app = await startServiceTestApp(ChainSettlementModule.forRoot(config), {
+    schema: SETTLEMENT_SCHEMA,
+    groupId: opts.groupId,
+  });
+  return { app, dataSource: app.get(DataSource), databaseUrl, close: () => app.close() };
 }

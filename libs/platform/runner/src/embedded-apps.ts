@@ -5,6 +5,7 @@ import { loadGatewayConfig, startGateway } from '@onramp/gateway-feature';
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
 import { loadOrdersConfig, startOrders } from '@onramp/orders-feature';
 import { loadPaymentIngestConfig, startPaymentIngest } from '@onramp/payments-feature';
+import { loadChainSettlementConfig, startChainSettlement } from '@onramp/settlement-feature';
 import { loadWebhookConfig, startWebhookDispatch } from '@onramp/webhooks-feature';
 
 import type { AppName } from './platform';
@@ -27,14 +28,13 @@ const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
   kyc: (env) => startKyc(loadKycConfig(env)),
   orders: (env) => startOrders(loadOrdersConfig(env)),
   'payment-ingest': (env) => startPaymentIngest(loadPaymentIngestConfig(env)),
+  'chain-settlement': (env) => startChainSettlement(loadChainSettlementConfig(env)),
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
 };
 
 // The apps not moved yet: each apps/<name>/src/bootstrap.ts exports one of these, which reads its
 // config from process.env (so the runner still writes its environment there for them).
-const LEGACY_STARTERS: Partial<Record<AppName, string>> = {
-  'chain-settlement': 'startChainSettlement',
-};
+const LEGACY_STARTERS: Partial<Record<AppName, string>> = {};
 
 export function loadAppStarter(root: string, name: AppName, env: NodeJS.ProcessEnv): AppStarter {
   const library = LIBRARY_STARTERS[name];

@@ -14,7 +14,7 @@ import {
   str,
 } from '@onramp/config';
 import { DecimalError, usdcToBaseUnits } from '@onramp/money';
-import { loadServiceRuntime } from '@onramp/service-runtime';
+import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const SETTLEMENT_SCHEMA = 'settlement';
 
@@ -108,6 +108,7 @@ export interface ChainSettlementConfig {
   stuckAfterMs: number; // a broadcast transaction without receipt this long is replaced with higher fees
   maxFeeWei: bigint; // no transaction of ours ever offers more per gas
   rpcTimeoutMs: number; // every JSON-RPC call gives up after this long
+  runtime: ChainSettlementRuntime; // what the shared libs are given
 }
 
 export type SignerConfig =
@@ -121,7 +122,9 @@ export interface PayoutCaps {
 
 export const CHAIN_SETTLEMENT_CONFIG = Symbol('CHAIN_SETTLEMENT_CONFIG');
 
-export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.env): ChainSettlementConfig {
+// The one parser of this service's environment: main.ts calls it with process.env, the embedded runner
+// and the tests with an environment of their own; everything past it takes the result.
+export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettlementConfig {
   const env = loadEnv(settlementEnv, source);
   const production = env.ONRAMP_MODE === 'production';
   const problems: string[] = [];
@@ -181,6 +184,7 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv = process.en
     stuckAfterMs: env.SETTLEMENT_STUCK_AFTER_SECONDS * 1000,
     maxFeeWei,
     rpcTimeoutMs: env.RPC_TIMEOUT_MS,
+    runtime: loadChainSettlementRuntime(source),
   };
 }
 
@@ -252,9 +256,13 @@ function gweiToWei(gwei: string): bigint {
   return wei;
 }
 
-// What this app gives the shared libs, which never read the environment themselves.
-export function loadChainSettlementRuntime(source: NodeJS.ProcessEnv = process.env) {
+export type ChainSettlementRuntime = Pick<
+  ServiceRuntime,
+  'logging' | 'tracing' | 'metrics' | 'transport' | 'database'
+>;
+
+// What this service gives the shared libs, which never read the environment themselves: no merchant
+// auth and no service callers (no public HTTP but /health and /metrics).
+export function loadChainSettlementRuntime(source: NodeJS.ProcessEnv): ChainSettlementRuntime {
   return loadServiceRuntime(source, ['logging', 'tracing', 'metrics', 'transport', 'database']);
 }
-
-export type ChainSettlementRuntime = ReturnType<typeof loadChainSettlementRuntime>;

@@ -1,0 +1,27 @@
+import { adminAuditMigration, type ServiceDataSourceOptions } from '@onramp/persistence';
+
+import { SETTLEMENT_SCHEMA } from './config';
+import { CreateSettlementTables1763800100000 } from './migrations/1763800100000-create-settlement-tables';
+import { CreateSettlementTransactions1763800200000 } from './migrations/1763800200000-create-settlement-transactions';
+import { SettlementTraceparent1763800300000 } from './migrations/1763800300000-settlement-traceparent';
+import { PaymentReversals1764500000000 } from './migrations/1764500000000-payment-reversals';
+import { SettlementScreeningAndHolds1764600000000 } from './migrations/1764600000000-settlement-screening-and-holds';
+import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
+import { SettlementEntity } from './settlements/settlement.entity';
+import { SignerEntity } from './settlements/signer.entity';
+
+// The schema, entities and migrations of this service: the app at boot and the `migrate` command
+// (tools/migrate) read this one list, so a migration can never be known to one and not the other.
+export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
+  schema: SETTLEMENT_SCHEMA,
+  entities: [SettlementEntity, SignerEntity, SettlementTransactionEntity],
+  migrations: [
+    CreateSettlementTables1763800100000,
+    CreateSettlementTransactions1763800200000,
+    SettlementTraceparent1763800300000,
+    PaymentReversals1764500000000,
+    SettlementScreeningAndHolds1764600000000,
+    // settlement.admin_audit: operators releasing HELD settlements (npm run settlement-holds)
+    adminAuditMigration(SETTLEMENT_SCHEMA, 1764600000001),
+  ],
+};
