@@ -32,7 +32,11 @@ async function appliedNames(url: string): Promise<string[]> {
 // The migrate step against real Postgres: without the advisory lock, settlement processes started
 // together on an empty database failed with "duplicate key ... pg_type_typname_nsp_index".
 describe('settlement migrations under the migration lock', () => {
-  const known = (SERVICE_DATABASE.migrations as { name: string }[]).map((m) => m.name);
+  // The name TypeORM records: the instance's `name`, else the class name (adminAuditMigration's
+  // class is anonymous and names its instances).
+  const known = (SERVICE_DATABASE.migrations as (new () => { name?: string })[]).map(
+    (M) => new M().name ?? M.name,
+  );
 
   it('N concurrent migrations of one service on an empty database all succeed, each migration applied once', async () => {
     const url = await freshDatabase();
