@@ -16,6 +16,8 @@ import {
 import { DecimalError, usdcToBaseUnits } from '@onramp/money';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
+import { armedCrashPoints } from './worker/crash-point';
+
 export const SETTLEMENT_SCHEMA = 'settlement';
 
 const LOCAL_RPC_URL = 'http://127.0.0.1:8545';
@@ -108,6 +110,7 @@ export interface ChainSettlementConfig {
   stuckAfterMs: number; // a broadcast transaction without receipt this long is replaced with higher fees
   maxFeeWei: bigint; // no transaction of ours ever offers more per gas
   rpcTimeoutMs: number; // every JSON-RPC call gives up after this long
+  crashPoints: ReadonlySet<string>; // SETTLEMENT_CRASH_POINT, for the chaos suite; empty in production
   runtime: ChainSettlementRuntime; // what the shared libs are given
 }
 
@@ -184,6 +187,9 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
     stuckAfterMs: env.SETTLEMENT_STUCK_AFTER_SECONDS * 1000,
     maxFeeWei,
     rpcTimeoutMs: env.RPC_TIMEOUT_MS,
+    // The chaos suite's fault injection (worker/crash-point.ts), no deployment setting: read here, not
+    // declared above, so the Helm chart never offers it; ignored in production mode.
+    crashPoints: armedCrashPoints(source['SETTLEMENT_CRASH_POINT'] ?? '', env.ONRAMP_MODE),
     runtime: loadChainSettlementRuntime(source),
   };
 }

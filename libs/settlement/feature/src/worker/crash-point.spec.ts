@@ -1,4 +1,4 @@
-import { crashPoint } from './crash-point';
+import { armedCrashPoints, crashPoint } from './crash-point';
 
 describe('crashPoint', () => {
   let kill: jest.SpyInstance;
@@ -8,14 +8,15 @@ describe('crashPoint', () => {
   afterEach(() => kill.mockRestore());
 
   it('kills the process only at a named point', () => {
-    crashPoint('after-sign', { SETTLEMENT_CRASH_POINT: 'after-broadcast, awaiting-receipt' });
+    const armed = armedCrashPoints('after-broadcast, awaiting-receipt', 'sandbox');
+    crashPoint('after-sign', armed);
     expect(kill).not.toHaveBeenCalled();
-    crashPoint('awaiting-receipt', { SETTLEMENT_CRASH_POINT: 'after-broadcast, awaiting-receipt' });
+    crashPoint('awaiting-receipt', armed);
     expect(kill).toHaveBeenCalledWith(process.pid, 'SIGKILL');
   });
 
   it('is never honoured in production mode', () => {
-    crashPoint('after-sign', { SETTLEMENT_CRASH_POINT: 'after-sign', ONRAMP_MODE: 'production' });
+    crashPoint('after-sign', armedCrashPoints('after-sign', 'production'));
     expect(kill).not.toHaveBeenCalled();
   });
 });

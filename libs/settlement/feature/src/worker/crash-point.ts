@@ -6,8 +6,17 @@ export type CrashPoint =
   | 'after-broadcast' // the node has the transaction, our database does not know yet
   | 'awaiting-receipt'; // broadcast recorded, receipt not yet recorded
 
-export function crashPoint(point: CrashPoint, env: NodeJS.ProcessEnv = process.env): void {
-  if (env['ONRAMP_MODE'] === 'production') return;
-  const points = (env['SETTLEMENT_CRASH_POINT'] ?? '').split(',').map((p) => p.trim());
-  if (points.includes(point)) process.kill(process.pid, 'SIGKILL');
+// The points armed, parsed with the config (loadChainSettlementConfig): none in production mode.
+export function armedCrashPoints(raw: string, mode: 'sandbox' | 'production'): ReadonlySet<string> {
+  if (mode === 'production') return new Set();
+  return new Set(
+    raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
+  );
+}
+
+export function crashPoint(point: CrashPoint, armed: ReadonlySet<string>): void {
+  if (armed.has(point)) process.kill(process.pid, 'SIGKILL');
 }

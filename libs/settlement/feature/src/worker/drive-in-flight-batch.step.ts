@@ -96,7 +96,7 @@ export class DriveInFlightBatchStep {
       }
       sent.push(item);
     }
-    if (sent.length > 0) crashPoint('after-broadcast');
+    if (sent.length > 0) crashPoint('after-broadcast', this.config.crashPoints);
     for (const { s, current } of sent) {
       this.log.log(`order ${s.orderUuid}: broadcast ${current.txHash} (nonce ${current.nonce})`);
       await markSent(manager, current.txHash);

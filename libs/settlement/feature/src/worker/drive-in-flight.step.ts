@@ -132,7 +132,7 @@ export class DriveInFlightStep {
   private async send(current: SettlementTransactionEntity, hashes: string[]): Promise<SendOutcome> {
     try {
       await this.chain.broadcast(current.rawTx);
-      crashPoint('after-broadcast');
+      crashPoint('after-broadcast', this.config.crashPoints);
       this.log.log(`order ${current.orderUuid}: broadcast ${current.txHash} (nonce ${current.nonce})`);
       return { kind: 'sent', receipt: null };
     } catch (err) {

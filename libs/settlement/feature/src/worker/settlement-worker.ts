@@ -117,7 +117,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     if (!this.running) return none;
     try {
       const result = await this.inFlightBatchStep.runBatch(IN_FLIGHT_BATCH);
-      if (result.sent > 0) crashPoint('awaiting-receipt');
+      if (result.sent > 0) crashPoint('awaiting-receipt', this.config.crashPoints);
       return result;
     } catch (err) {
       this.log.warn(`driving a batch of transfers failed, one by one instead: ${describeChainError(err)}`);
@@ -140,7 +140,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
       this.log.warn(`signing a batch failed, signing one by one: ${describeChainError(err)}`);
       return this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
     }
-    if (signed > 0) crashPoint('after-sign');
+    if (signed > 0) crashPoint('after-sign', this.config.crashPoints);
     return { progressed: signed, finalized: refused };
   }
 
@@ -161,8 +161,8 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
           }),
         );
         if (result.kind === 'idle') break;
-        if (result.kind === 'signed') crashPoint('after-sign');
-        if (result.kind === 'broadcast') crashPoint('awaiting-receipt');
+        if (result.kind === 'signed') crashPoint('after-sign', this.config.crashPoints);
+        if (result.kind === 'broadcast') crashPoint('awaiting-receipt', this.config.crashPoints);
         if (result.kind === 'finalized') counts.finalized++;
         if (result.kind === 'waiting') counts.waiting++;
         else if (result.kind !== 'deferred') counts.progressed++;
