@@ -27,11 +27,7 @@ function main(only) {
   } else {
     project = path.join(ROOT, 'tmp', `tsconfig.build.${only.join('+')}.json`);
     fs.mkdirSync(path.dirname(project), { recursive: true });
-    const files = only.flatMap((app) =>
-      ['main.ts', 'database.ts']
-        .map((f) => path.join(ROOT, 'apps', app, 'src', f))
-        .filter((f) => fs.existsSync(f)),
-    );
+    const files = only.map((app) => path.join(ROOT, 'apps', app, 'src', 'main.ts'));
     fs.writeFileSync(project, JSON.stringify({ extends: path.join(ROOT, 'tsconfig.build.json'), files }, null, 2));
   }
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', project], {

@@ -1,6 +1,10 @@
-import { join } from 'node:path';
-
+import { SERVICE_DATABASE as AUTH_DATABASE } from '@onramp/auth-feature';
+import { SERVICE_DATABASE as KYC_DATABASE } from '@onramp/kyc-feature';
+import { SERVICE_DATABASE as ORDERS_DATABASE } from '@onramp/orders-feature';
+import { SERVICE_DATABASE as PAYMENTS_DATABASE } from '@onramp/payments-feature';
 import type { ServiceDataSourceOptions } from '@onramp/persistence';
+import { SERVICE_DATABASE as SETTLEMENT_DATABASE } from '@onramp/settlement-feature';
+import { SERVICE_DATABASE as WEBHOOKS_DATABASE } from '@onramp/webhooks-feature';
 
 // The services that own a schema (the gateway has none), in the order `migrate all` runs them.
 export const DATABASE_SERVICES = [
@@ -17,14 +21,17 @@ export function isDatabaseService(name: string): name is DatabaseService {
   return (DATABASE_SERVICES as readonly string[]).includes(name);
 }
 
-// Loaded by path at runtime: tools may not import apps at build time (Nx boundaries). The relative
-// path is the same in the sources (tools/migrate -> apps/<name>/src) and in the build (dist/...),
-// so this works under `npm run migrate` (swc-node) and as node dist/tools/migrate/main.js.
+// Each service's schema, entities and migrations, imported from its library: the list the service
+// migrates at boot is the one this command runs.
+const SERVICE_DATABASES: Record<DatabaseService, Omit<ServiceDataSourceOptions, 'url'>> = {
+  auth: AUTH_DATABASE,
+  kyc: KYC_DATABASE,
+  orders: ORDERS_DATABASE,
+  'payment-ingest': PAYMENTS_DATABASE,
+  'chain-settlement': SETTLEMENT_DATABASE,
+  'webhook-dispatch': WEBHOOKS_DATABASE,
+};
+
 export function loadServiceDatabase(name: DatabaseService): Omit<ServiceDataSourceOptions, 'url'> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- runtime plugin load, see above
-  const mod = require(join(__dirname, '..', '..', 'apps', name, 'src', 'database')) as {
-    SERVICE_DATABASE?: Omit<ServiceDataSourceOptions, 'url'>;
-  };
-  if (!mod.SERVICE_DATABASE) throw new Error(`apps/${name}/src/database does not export SERVICE_DATABASE`);
-  return mod.SERVICE_DATABASE;
+  return SERVICE_DATABASES[name];
 }

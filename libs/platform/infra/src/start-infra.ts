@@ -13,6 +13,8 @@ export interface StartInfraOptions {
   postgres?: boolean; // each defaults to true
   kafka?: boolean;
   chain?: boolean;
+  // false: never a container; default: a container when Docker answers (ONRAMP_DOCKER=0: never)
+  docker?: boolean;
   chainPort?: number; // `npm start` pins anvil to :8545 (CHAIN_RPC_PORT); tests take a free port
   // The settlement signer to fund on a local chain (production mode refuses anvil's public keys).
   hotWalletKey?: string;
@@ -52,7 +54,7 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
   if (opts.postgres !== false) {
     starts.push(
       timed('postgres', async () => {
-        const pg = await startPostgres({ dataDir: dir('postgres') });
+        const pg = await startPostgres({ dataDir: dir('postgres'), docker: opts.docker });
         return {
           source: pg.source,
           env: { DATABASE_URL: pg.url },

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-
 import { loadAuthConfig, startAuth } from '@onramp/auth-feature';
 import { loadGatewayConfig, startGateway } from '@onramp/gateway-feature';
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
@@ -20,9 +18,9 @@ export type AppStarter = () => Promise<Closable | Closable[]>;
 // process.env: parse the service's config, pass it to its start function.
 export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Closable[]>;
 
-// Services that are libraries (libs/<service>/feature), imported like any other. Moving a service
-// here (docs/architecture.md, "Moving a service") removes it from LEGACY_STARTERS below.
-const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
+// Every service is a library (libs/<service>/feature), imported like any other; the Record makes a
+// service without a starter a type error, not a failure at launch.
+const STARTERS: Record<AppName, ServiceStarter> = {
   auth: (env) => startAuth(loadAuthConfig(env)),
   gateway: (env) => startGateway(loadGatewayConfig(env)),
   kyc: (env) => startKyc(loadKycConfig(env)),
@@ -32,24 +30,9 @@ const LIBRARY_STARTERS: Partial<Record<AppName, ServiceStarter>> = {
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
 };
 
-// The apps not moved yet: each apps/<name>/src/bootstrap.ts exports one of these, which reads its
-// config from process.env (so the runner still writes its environment there for them).
-const LEGACY_STARTERS: Partial<Record<AppName, string>> = {};
-
-export function loadAppStarter(root: string, name: AppName, env: NodeJS.ProcessEnv): AppStarter {
-  const library = LIBRARY_STARTERS[name];
-  if (library) return () => library(env);
-  const exported = LEGACY_STARTERS[name];
-  if (!exported) throw new Error(`no starter for ${name}`);
-  // A plugin load by path at runtime (Nx forbids importing an app): it goes once every service is a
-  // library. Needs a TypeScript require hook in place (swc-node under `npm start`, Jest's in e2e).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- runtime plugin load, see above
-  const mod = require(join(root, 'apps', name, 'src', 'bootstrap')) as Record<string, unknown>;
-  const starter = mod[exported];
-  if (typeof starter !== 'function') {
-    throw new Error(`apps/${name}/src/bootstrap.ts does not export ${exported}()`);
-  }
-  return starter as AppStarter;
+export function loadAppStarter(name: AppName, env: NodeJS.ProcessEnv): AppStarter {
+  const start = STARTERS[name];
+  return () => start(env);
 }
 
 // Nest's enableShutdownHooks() makes every app close itself on SIGTERM and then re-raise the signal.

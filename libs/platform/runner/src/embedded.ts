@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Logger } from '@nestjs/common';
 
-import { findRepoRoot, startInfra, waitFor } from '@onramp/platform-infra';
+import { startInfra, waitFor } from '@onramp/platform-infra';
 
 import { claimDataDir } from './data-dir-lock';
 import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';
@@ -30,7 +30,6 @@ export const EMBEDDED_LOG_FILE = 'platform.log';
 // and port. Events travel over the embedded transport (a durable log in Postgres), so what a crash
 // interrupts is picked up on the next start. Same handle as launchPlatform, so the e2e suite takes either.
 export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandle> {
-  const root = findRepoRoot();
   mkdirSync(opts.logDir, { recursive: true });
   const ports = resolvePorts(process.env, opts.portOffset ?? 0);
   const mode = launchMode(opts.env);
@@ -40,11 +39,12 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
     releaseDataDir();
     throw err;
   });
-  // State in a data dir needs local servers: a Postgres container would not keep it there.
-  if (opts.dataDir) process.env.ONRAMP_DOCKER ??= '0';
   const secrets = loadLocalSecrets(opts.dataDir, process.env, mode);
   const infra = await startInfra({
     dataDir: opts.dataDir,
+    // State in a data dir needs local servers: a Postgres container would not keep it there
+    // (ONRAMP_DOCKER, when set, still decides).
+    docker: opts.dataDir && process.env.ONRAMP_DOCKER === undefined ? false : undefined,
     kafka: false,
     chainPort: opts.chainPort,
     hotWalletKey: secrets.SETTLEMENT_SIGNER_KEY,
@@ -65,11 +65,10 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
     LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
     ...(opts.env ?? {}),
   };
-  // A service that is a library gets its config built from this environment, never from process.env.
-  // The apps not moved yet still read process.env (each has its own port variable, so one env serves
-  // all): they get it written there until the last one moves, and then this line goes.
+  // Each service's config is parsed from this environment (the caller's, overlaid with what the runner
+  // computed), never from process.env, which stays as it was; one environment serves all seven, since
+  // each has its own port variable.
   const appEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  Object.assign(process.env, env);
   const logFile = join(opts.logDir, EMBEDDED_LOG_FILE);
   const logger = new FileLogger(logFile, opts.echo);
   Logger.overrideLogger(logger);
@@ -77,7 +76,7 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
   const running = new Map<AppName, Closable[]>();
 
   const startApp = async (name: AppName): Promise<void> => {
-    const start = loadAppStarter(root, name, appEnv);
+    const start = loadAppStarter(name, appEnv);
     const started = await withoutSignalHooks(start);
     running.set(name, Array.isArray(started) ? started : [started]);
     const port = portOf(ports, name);
