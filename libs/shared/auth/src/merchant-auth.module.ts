@@ -5,18 +5,16 @@ import { MerchantAuthGuard } from './merchant-auth.guard';
 import { MERCHANT_AUTH_CONFIG, MerchantAuthConfig, MerchantJwtStrategy } from './merchant-jwt.strategy';
 
 // Merchant bearer tokens (MerchantAuthGuard), verified against the auth service the app's config
-// names. A thunk for apps whose module is still built before their config is parsed.
+// names.
 @Global()
 @Module({})
 export class MerchantAuthModule {
-  static forRoot(config: MerchantAuthConfig | (() => MerchantAuthConfig)): DynamicModule {
+  static forRoot(config: MerchantAuthConfig): DynamicModule {
     return {
       module: MerchantAuthModule,
       imports: [PassportModule],
       providers: [
-        typeof config === 'function'
-          ? { provide: MERCHANT_AUTH_CONFIG, useFactory: config }
-          : { provide: MERCHANT_AUTH_CONFIG, useValue: config },
+        { provide: MERCHANT_AUTH_CONFIG, useValue: config },
         MerchantJwtStrategy,
         MerchantAuthGuard,
       ],

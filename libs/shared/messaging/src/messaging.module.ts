@@ -20,8 +20,8 @@ import { TransportConfig } from './transport/transport-config';
 export interface MessagingModuleOptions {
   schema: string;
   service: string; // consumer group and client id
-  // From the app's config; a thunk for apps whose module is still built before their config is parsed.
-  transport: TransportConfig | (() => TransportConfig);
+  // From the service's config (its runtime's transport part).
+  transport: TransportConfig;
 }
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
@@ -83,11 +83,7 @@ export class MessagingModule {
         { provide: MESSAGING_OPTIONS, useValue: opts },
         {
           provide: EVENT_TRANSPORT,
-          useFactory: () =>
-            createTransport(
-              opts.service,
-              typeof opts.transport === 'function' ? opts.transport() : opts.transport,
-            ),
+          useFactory: () => createTransport(opts.service, opts.transport),
         },
         { provide: OutboxWriter, useValue: new OutboxWriter(opts.schema) },
         {

@@ -46,14 +46,12 @@ export function loadDatabaseRuntimeConfig(source: NodeJS.ProcessEnv): DatabaseRu
 
 export type ServiceDatabaseConfig = ServiceDataSourceOptions & DatabaseRuntimeConfig;
 
-// The service's one DataSource: its own schema, never synchronize. A thunk for apps whose module is
-// still built before their config is parsed (called per app instance, as tests change it between).
-export function typeOrmRootFor(config: ServiceDatabaseConfig | (() => ServiceDatabaseConfig)): DynamicModule {
-  const opts = (): ServiceDatabaseConfig => (typeof config === 'function' ? config() : config);
+// The service's one DataSource: its own schema, never synchronize.
+export function typeOrmRootFor(config: ServiceDatabaseConfig): DynamicModule {
   return TypeOrmModule.forRootAsync({
-    useFactory: () => serviceDataSourceOptions(opts()),
+    useFactory: () => serviceDataSourceOptions(config),
     dataSourceFactory: async (options) => {
-      const o = opts();
+      const o = config;
       const policy = o.boot;
       const log = new Logger(`migrations:${o.schema}`);
       if (!policy.migrateAtBoot) {
