@@ -5,3 +5,4 @@ import { PAYMENTS_SCHEMA } from '../config';
 export const OPEN_REFERENCES = `"${PAYMENTS_SCHEMA}"."open_references"`;
 export const BANK_TRANSACTIONS = `"${PAYMENTS_SCHEMA}"."bank_transactions"`;
 export const KYC_HOLDERS = `"${PAYMENTS_SCHEMA}"."kyc_holders"`;
+export const RETURNS = `"${PAYMENTS_SCHEMA}"."returns"`;

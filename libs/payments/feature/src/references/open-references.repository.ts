@@ -20,11 +20,57 @@ export interface OrderReference {
   recipientAddress: string;
 }
 
-// The SQL the order event handler writes open references with. Every method takes the consumer's
-// manager, so the reference commits with the inbox mark. A reference belongs to one order: the
-// inserts leave a row of another order alone (ON CONFLICT DO NOTHING), and the caller checks.
+// The SQL of open references. Every method takes the caller's manager (the consumer's in the order
+// event handler, the use case's transaction otherwise), so a reference commits with what it causes.
+// A reference belongs to one order: the inserts leave a row of another order alone (ON CONFLICT DO
+// NOTHING), and the caller checks.
 @Injectable()
 export class OpenReferencesRepository {
+  // A credit and the order.created of its reference can commit at the same time, each unable to see
+  // the other: the credit would stay UNMATCHED forever. Both sides first take a transaction-scoped
+  // advisory lock per reference (sorted, so two credits never deadlock), then re-read.
+  async lockKeys(db: EntityManager, references: string[]): Promise<void> {
+    for (const reference of [...new Set(references)].sort()) {
+      await db.query(`SELECT pg_advisory_xact_lock(hashtext('payments.reference'), hashtext($1))`, [
+        reference,
+      ]);
+    }
+  }
+
+  // The row lock makes two simultaneous credits for one reference take turns: the second sees MATCHED.
+  async findForUpdate(db: EntityManager, reference: string): Promise<OpenReferenceEntity | undefined> {
+    const [row] = await queryRows<OpenReferenceEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE reference = $1 FOR UPDATE`,
+      [reference],
+    );
+    return row;
+  }
+
+  // A statement credit has no merchant: it may pay any merchant's order its reference names.
+  async findManyForUpdate(db: EntityManager, references: string[]): Promise<OpenReferenceEntity[]> {
+    if (references.length === 0) return [];
+    return queryRows<OpenReferenceEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE reference = ANY($1) FOR UPDATE`,
+      [references],
+    );
+  }
+
+  // A sandbox credit is the merchant's own: only that merchant's references.
+  async findMerchantsForUpdate(
+    db: EntityManager,
+    merchantId: string,
+    references: string[],
+  ): Promise<OpenReferenceEntity[]> {
+    if (references.length === 0) return [];
+    return queryRows<OpenReferenceEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE merchant_id = $1 AND reference = ANY($2) FOR UPDATE`,
+      [merchantId, references],
+    );
+  }
+
   // createdAt is the order's creation, from which ORDER_TTL counts.
   async insertOpen(
     db: EntityManager,

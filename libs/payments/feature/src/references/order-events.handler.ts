@@ -8,12 +8,6 @@ import { normalizeReference } from '@onramp/sepa';
 import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
-import {
-  findEarlyStatementCreditsForUpdate,
-  findReferenceForUpdate,
-  findWaitingCreditsForUpdate,
-  lockReferenceKeys,
-} from '../matching/reference-locks';
 import { OpenReferencesRepository } from './open-references.repository';
 
 // Learns the references to expect from the orders service. Every handler is idempotent: the
@@ -43,7 +37,7 @@ export class OrderEventsHandler implements OnModuleInit {
   ): Promise<void> {
     const { data, merchantId } = event;
     const reference = normalizeReference(data.reference);
-    await lockReferenceKeys(manager, [reference]);
+    await this.references.lockKeys(manager, [reference]);
     // created_at is the order's creation, from which ORDER_TTL counts (not when this event arrived)
     await this.references.insertOpen(manager, {
       reference,
@@ -55,14 +49,14 @@ export class OrderEventsHandler implements OnModuleInit {
       createdAt: new Date(event.occurredAt),
       kycUserUuid: data.kycUserUuid,
     });
-    const ref = await findReferenceForUpdate(manager, reference);
+    const ref = await this.references.findForUpdate(manager, reference);
     if (!ref || ref.orderUuid !== data.orderUuid) {
       this.log.error(
         `order ${data.orderUuid}: reference ${reference} already belongs to another order; not opened`,
       );
       return;
     }
-    const waiting = await findWaitingCreditsForUpdate(manager, ref.merchantId, reference);
+    const waiting = await this.credits.findWaitingForUpdate(manager, ref.merchantId, reference);
     for (const credit of waiting) {
       const outcome =
         credit.status === 'BOOKED' && ref.status === 'OPEN'
@@ -70,7 +64,7 @@ export class OrderEventsHandler implements OnModuleInit {
           : await this.matcher.apply(manager, credit, ref);
       this.log.log(`credit ${credit.id} received before order ${ref.orderUuid} matched: ${outcome}`);
     }
-    for (const credit of await findEarlyStatementCreditsForUpdate(manager, reference)) {
+    for (const credit of await this.credits.findEarlyStatementCreditsForUpdate(manager, reference)) {
       const outcome = await this.settler.settle(manager, credit, ref);
       this.log.log(
         `statement credit ${credit.id} booked before order ${ref.orderUuid} was known: ${outcome}`,

@@ -9,8 +9,8 @@ import { pickReference, referenceCandidates } from '@onramp/payments-domain';
 import { BankTransactionEntity, BankTransactionStatus } from '../bank/bank-transaction.entity';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CreditMatcher, MatchOutcome } from '../matching/credit-matcher';
-import { findMerchantReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
+import { OpenReferencesRepository } from '../references/open-references.repository';
 
 export interface RecordSepaCreditInput {
   merchantId: string;
@@ -35,6 +35,7 @@ export class RecordSepaCreditUseCase {
     private readonly settler: StatementCreditSettler,
     private readonly relay: OutboxRelay,
     private readonly payerData: PaymentsPayerData,
+    private readonly references: OpenReferencesRepository,
   ) {}
 
   async execute(
@@ -75,10 +76,10 @@ export class RecordSepaCreditUseCase {
 
     const outcome = await this.dataSource.transaction(
       async (manager): Promise<MatchOutcome | 'unmatched' | 'held'> => {
-        await lockReferenceKeys(manager, candidates);
+        await this.references.lockKeys(manager, candidates);
         await manager.insert(BankTransactionEntity, credit);
         const ref = pickReference(
-          await findMerchantReferencesForUpdate(manager, input.merchantId, candidates),
+          await this.references.findMerchantsForUpdate(manager, input.merchantId, candidates),
           candidates,
         );
         if (!ref) return 'unmatched';

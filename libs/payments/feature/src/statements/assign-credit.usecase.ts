@@ -9,8 +9,8 @@ import { OutboxRelay } from '@onramp/messaging';
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { CreditMatcher } from '../matching/credit-matcher';
-import { lockReferenceKeys } from '../matching/reference-locks';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
+import { OpenReferencesRepository } from '../references/open-references.repository';
 
 // The operator decides that a suspense credit pays an order (a typo in the reference, an amount
 // the policy held back). It pays exactly once: the credit and the order's reference are locked,
@@ -23,6 +23,7 @@ export class AssignCreditUseCase {
     private readonly matcher: CreditMatcher,
     private readonly relay: OutboxRelay,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+    private readonly references: OpenReferencesRepository,
   ) {}
 
   async execute(
@@ -33,7 +34,7 @@ export class AssignCreditUseCase {
     const result = await this.dataSource.transaction(async (manager) => {
       const ref = await manager.findOneBy(OpenReferenceEntity, { orderUuid });
       if (!ref) throw notFound('order not found (no payment reference known for it)');
-      await lockReferenceKeys(manager, [ref.reference]);
+      await this.references.lockKeys(manager, [ref.reference]);
       const credit = await manager
         .createQueryBuilder(BankTransactionEntity, 't')
         .setLock('pessimistic_write')

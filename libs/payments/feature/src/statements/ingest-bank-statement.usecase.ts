@@ -21,8 +21,8 @@ import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CollectionAccounts } from '../accounts/collection-accounts';
-import { findReferencesForUpdate, lockReferenceKeys } from '../matching/reference-locks';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
+import { OpenReferencesRepository } from '../references/open-references.repository';
 
 export interface StatementCounts {
   messageId: string;
@@ -47,6 +47,7 @@ export class IngestBankStatementUseCase {
     private readonly outbox: OutboxWriter,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
     private readonly payerData: PaymentsPayerData,
+    private readonly references: OpenReferencesRepository,
   ) {}
 
   parse(xml: string): BankStatement {
@@ -125,7 +126,7 @@ export class IngestBankStatementUseCase {
       unstructured: tx.unstructured,
       endToEndId: tx.endToEndId,
     });
-    await lockReferenceKeys(manager, candidates);
+    await this.references.lockKeys(manager, candidates);
     const now = new Date();
     const id = randomUUID();
     const credit: BankTransactionEntity = {
@@ -166,7 +167,7 @@ export class IngestBankStatementUseCase {
       .execute();
     if ((inserted.raw as unknown[]).length === 0) return 'duplicate';
 
-    const ref = pickReference(await findReferencesForUpdate(manager, candidates), candidates);
+    const ref = pickReference(await this.references.findManyForUpdate(manager, candidates), candidates);
     if (!ref) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
     return this.settler.settle(manager, credit, ref);
   }
