@@ -5,6 +5,7 @@ import { FxQuote, quote } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { FX_RATE_PROVIDER, FxRateProvider } from './fx-rate.provider';
+import { recordFxQuote } from './fx-quotes.repository';
 
 // Prices a payout with the provider's current rate and our fee; a rate past its max age throws
 // StaleFxRateError (it is never used).
@@ -35,20 +36,6 @@ export class FxQuoteService {
     payedAmount: string,
     q: FxQuote & { source: string },
   ): Promise<void> {
-    await manager.query(
-      `INSERT INTO "settlement"."fx_quotes"
-         (order_uuid, source, fx_rate_base, fee, fx_rate_effective, rate_updated_at, payed_amount, token_amount)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        orderUuid,
-        q.source,
-        q.fxRateBase,
-        this.config.fxFee,
-        q.fxRateEffective,
-        q.fxRateUpdatedAt,
-        payedAmount,
-        q.sentTokenAmount,
-      ],
-    );
+    await recordFxQuote(manager, { orderUuid, payedAmount, fee: this.config.fxFee, quote: q });
   }
 }

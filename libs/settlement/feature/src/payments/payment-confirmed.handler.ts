@@ -8,7 +8,8 @@ import { currentTraceparent } from '@onramp/observability';
 import { FxQuote, StaleFxRateError } from '@onramp/settlement-domain';
 
 import { FxQuoteService } from '../fx/fx-quote.service';
-import { lockOrderPayment, reversalOf } from './payment-reversals';
+import { insertPendingSettlement } from '../settlements/settlement.repository';
+import { lockOrderPayment, reversalOf } from './payment-reversals.repository';
 
 // payment.confirmed -> one PENDING settlement per order, priced at the current rate. The order
 // uuid is the primary key, so a second confirmation of the same order (a redelivery, a second
@@ -48,31 +49,19 @@ export class PaymentConfirmedHandler implements OnModuleInit {
       // Never priced with a stale rate, never dropped: the worker prices it once a fresh rate exists.
       this.log.warn(`order ${d.orderUuid}: ${err.message}; settlement stored unpriced`);
     }
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO "settlement"."settlements"
-         (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
-          fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13)
-       ON CONFLICT (order_uuid) DO NOTHING
-       RETURNING order_uuid`,
-      [
-        d.orderUuid,
-        event.merchantId,
-        d.bankTransactionId,
-        d.reference,
-        getAddress(d.recipientAddress.toLowerCase()),
-        d.payedAmount,
-        d.payerAccountHolderName,
-        q?.fxRateBase ?? null,
-        q?.fxRateEffective ?? null,
-        q?.fxRateUpdatedAt ?? null,
-        q?.sentTokenAmount ?? null,
-        q?.baseUnits.toString() ?? null,
-        // the consumer handles the event in a span of its trace: the worker continues it later
-        currentTraceparent() ?? null,
-      ],
-    );
-    if (inserted.length === 0) {
+    const inserted = await insertPendingSettlement(manager, {
+      orderUuid: d.orderUuid,
+      merchantId: event.merchantId,
+      bankTransactionId: d.bankTransactionId,
+      reference: d.reference,
+      recipientAddress: getAddress(d.recipientAddress.toLowerCase()),
+      payedAmount: d.payedAmount,
+      payerAccountHolderName: d.payerAccountHolderName,
+      quote: q,
+      // the consumer handles the event in a span of its trace: the worker continues it later
+      traceparent: currentTraceparent() ?? null,
+    });
+    if (!inserted) {
       this.log.warn(
         `order ${d.orderUuid}: another payment.confirmed (bank transaction ${d.bankTransactionId}) ignored; one payout per order`,
       );

@@ -1,12 +1,18 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 
 import { EventEnvelope, PaymentReversedV1, Topics } from '@onramp/contracts';
 import { EventConsumer, OutboxWriter } from '@onramp/messaging';
 import { assertTransition, SettlementState } from '@onramp/settlement-domain';
 
-import { SettlementEntity } from '../settlements/settlement.entity';
-import { lockOrderPayment, ReversalOutcome, reversalOf, reversedPaymentReason } from './payment-reversals';
+import { cancelUnsignedSettlement, lockSettlementState } from '../settlements/settlement.repository';
+import {
+  lockOrderPayment,
+  recordReversal,
+  ReversalOutcome,
+  reversalOf,
+  reversedPaymentReason,
+} from './payment-reversals.repository';
 
 // payment.reversed: the bank took back the euros that paid an order. A settlement not signed yet
 // (PENDING, or HELD over a payout cap) is cancelled, and the order fails (transfer.failed, nothing reached the chain), in the
@@ -42,11 +48,7 @@ export class PaymentReversedHandler implements OnModuleInit {
       this.log.log(`order ${d.orderUuid}: payment.reversed ${event.id} already handled (${known.outcome})`);
       return known.outcome;
     }
-    const rows: { state: SettlementState }[] = await manager.query(
-      `SELECT state FROM "settlement"."settlements" WHERE order_uuid = $1 FOR UPDATE`,
-      [d.orderUuid],
-    );
-    const state = rows[0]?.state;
+    const state = await lockSettlementState(manager, d.orderUuid);
     const outcome: ReversalOutcome =
       state === undefined
         ? 'BEFORE_SETTLEMENT'
@@ -56,17 +58,16 @@ export class PaymentReversedHandler implements OnModuleInit {
     const reason = reversedPaymentReason(d.reason);
     if (outcome === 'CANCELLED') {
       assertTransition(state as SettlementState, 'CANCELLED');
-      await manager.update(
-        SettlementEntity,
-        { orderUuid: d.orderUuid, state: In(['PENDING', 'HELD']) },
-        { state: 'CANCELLED', lastError: reason, updatedAt: new Date() },
-      );
+      await cancelUnsignedSettlement(manager, d.orderUuid, reason);
     }
-    await manager.query(
-      `INSERT INTO "settlement"."payment_reversals" (order_uuid, bank_transaction_id, amount, reason, outcome, settlement_state)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [d.orderUuid, d.bankTransactionId, d.amount, d.reason, outcome, state ?? null],
-    );
+    await recordReversal(manager, {
+      orderUuid: d.orderUuid,
+      bankTransactionId: d.bankTransactionId,
+      amount: d.amount,
+      reason: d.reason,
+      outcome,
+      settlementState: state ?? null,
+    });
     if (outcome === 'TOO_LATE') {
       this.log.error(
         `order ${d.orderUuid}: its payment was reversed by the bank (${d.reason}) after the transfer was signed (${state}); the payout goes ahead unfunded, see the reversed credits`,

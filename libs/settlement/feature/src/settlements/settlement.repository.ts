@@ -1,6 +1,8 @@
 import { DataSource, EntityManager, In } from 'typeorm';
 
-import { retryDelayMs, SettlementState } from '@onramp/settlement-domain';
+import { FxQuote, retryDelayMs, SettlementState } from '@onramp/settlement-domain';
+
+import { SETTLEMENT_SCHEMA } from '../config';
 
 import { SettlementEntity } from './settlement.entity';
 import { SignerEntity } from './signer.entity';
@@ -145,5 +147,73 @@ export async function holdSettlement(
       nextAttemptAt: new Date(Date.now() + recheckMs),
       updatedAt: new Date(),
     },
+  );
+}
+
+export interface NewSettlement {
+  orderUuid: string;
+  merchantId: string;
+  bankTransactionId: string;
+  reference: string;
+  recipientAddress: string; // checksummed
+  payedAmount: string;
+  payerAccountHolderName: string; // sealed under the payer-data ring, passed on as it came
+  quote: FxQuote | undefined; // undefined: stored unpriced, the worker prices it once a rate is fresh
+  traceparent: string | null;
+}
+
+// One PENDING settlement per order: the order uuid is the primary key, so a second insert for the
+// same order inserts nothing. Answers whether this call created it.
+export async function insertPendingSettlement(manager: EntityManager, s: NewSettlement): Promise<boolean> {
+  const q = s.quote;
+  const inserted: unknown[] = await manager.query(
+    `INSERT INTO "${SETTLEMENT_SCHEMA}"."settlements"
+       (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
+        fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13)
+     ON CONFLICT (order_uuid) DO NOTHING
+     RETURNING order_uuid`,
+    [
+      s.orderUuid,
+      s.merchantId,
+      s.bankTransactionId,
+      s.reference,
+      s.recipientAddress,
+      s.payedAmount,
+      s.payerAccountHolderName,
+      q?.fxRateBase ?? null,
+      q?.fxRateEffective ?? null,
+      q?.fxRateUpdatedAt ?? null,
+      q?.sentTokenAmount ?? null,
+      q?.baseUnits.toString() ?? null,
+      s.traceparent,
+    ],
+  );
+  return inserted.length > 0;
+}
+
+// The order's settlement state, its row locked until the transaction ends (waiting, not skipping:
+// the signing worker holds the lock from picking a row until its signature is committed).
+export async function lockSettlementState(
+  manager: EntityManager,
+  orderUuid: string,
+): Promise<SettlementState | undefined> {
+  const rows: { state: SettlementState }[] = await manager.query(
+    `SELECT state FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE order_uuid = $1 FOR UPDATE`,
+    [orderUuid],
+  );
+  return rows[0]?.state;
+}
+
+// PENDING or HELD (nothing signed, no nonce taken) -> CANCELLED.
+export async function cancelUnsignedSettlement(
+  manager: EntityManager,
+  orderUuid: string,
+  reason: string,
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid, state: In(['PENDING', 'HELD']) },
+    { state: 'CANCELLED', lastError: reason, updatedAt: new Date() },
   );
 }

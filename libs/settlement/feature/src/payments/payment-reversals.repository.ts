@@ -1,5 +1,11 @@
 import { EntityManager } from 'typeorm';
 
+import { SETTLEMENT_SCHEMA } from '../config';
+
+const REVERSALS = `"${SETTLEMENT_SCHEMA}"."payment_reversals"`;
+
+export type ReversalOutcome = 'CANCELLED' | 'BEFORE_SETTLEMENT' | 'TOO_LATE';
+
 // payment.confirmed and payment.reversed of one order travel on two topics and may arrive in either
 // order, each handled in its consumer's transaction. Both handlers take this transaction-scoped lock
 // first, so one sees what the other committed: a reversal never misses a settlement being created,
@@ -10,18 +16,33 @@ export async function lockOrderPayment(manager: EntityManager, orderUuid: string
   ]);
 }
 
-export type ReversalOutcome = 'CANCELLED' | 'BEFORE_SETTLEMENT' | 'TOO_LATE';
-
 // The reversal recorded for the order, if any (call under lockOrderPayment).
 export async function reversalOf(
   manager: EntityManager,
   orderUuid: string,
 ): Promise<{ outcome: ReversalOutcome; reason: string } | undefined> {
   const rows: { outcome: ReversalOutcome; reason: string }[] = await manager.query(
-    `SELECT outcome, reason FROM "settlement"."payment_reversals" WHERE order_uuid = $1`,
+    `SELECT outcome, reason FROM ${REVERSALS} WHERE order_uuid = $1`,
     [orderUuid],
   );
   return rows[0];
+}
+
+export interface NewReversal {
+  orderUuid: string;
+  bankTransactionId: string;
+  amount: string;
+  reason: string;
+  outcome: ReversalOutcome;
+  settlementState: string | null; // the settlement's state when the reversal arrived, if any
+}
+
+export async function recordReversal(manager: EntityManager, r: NewReversal): Promise<void> {
+  await manager.query(
+    `INSERT INTO ${REVERSALS} (order_uuid, bank_transaction_id, amount, reason, outcome, settlement_state)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [r.orderUuid, r.bankTransactionId, r.amount, r.reason, r.outcome, r.settlementState],
+  );
 }
 
 // What orders and the webhook say: the order failed, and why, without the word "transfer".
