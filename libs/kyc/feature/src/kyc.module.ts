@@ -9,6 +9,7 @@ import { serviceInfrastructure } from '@onramp/service-runtime';
 import { AdminKycUsersController } from './admin/admin-kyc-users.controller';
 import { DecideKycUserUseCase } from './admin/decide-kyc-user.usecase';
 import { EraseKycUserUseCase } from './admin/erase-kyc-user.usecase';
+import { KycErasureRepository } from './admin/kyc-erasure.repository';
 import { KYC_CONFIG, KYC_SCHEMA, KycConfig } from './config';
 import { SERVICE_DATABASE } from './database';
 import { InternalKycUsersController } from './internal/internal-kyc-users.controller';
@@ -48,6 +49,7 @@ export class KycModule {
             new IdempotentRequests(ds, KYC_SCHEMA, pii.responseBodies),
         },
         KycUsersRepository,
+        KycErasureRepository,
         AddKycUserUseCase,
         DecideKycUserUseCase,
         EraseKycUserUseCase,

@@ -10,6 +10,7 @@ import { KYC_SCHEMA } from '../config';
 import { KycPiiCipher } from '../kyc-users/kyc-pii';
 import { KycUsersRepository } from '../kyc-users/kyc-users.repository';
 import { DecideKycUserUseCase } from './decide-kyc-user.usecase';
+import { KycErasureRepository } from './kyc-erasure.repository';
 
 export interface KycErasureResult {
   uuid: string;
@@ -38,6 +39,7 @@ export class EraseKycUserUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly users: KycUsersRepository,
+    private readonly erasure: KycErasureRepository,
     private readonly cipher: KycPiiCipher,
     private readonly decide: DecideKycUserUseCase,
     private readonly outbox: OutboxWriter,
@@ -99,11 +101,7 @@ export class EraseKycUserUseCase {
     userUuid: string,
     erasedAt: Date,
   ): Promise<void> {
-    await manager.query(
-      `UPDATE "${KYC_SCHEMA}"."outbox" SET envelope = envelope #- '{data,holderName}'
-       WHERE topic = $1 AND key = $2 AND envelope->'data' ? 'holderName'`,
-      [Topics.KycUserRegistered, userUuid],
-    );
+    await this.erasure.dropHolderNameFromRegisteredEvent(manager, userUuid);
     await this.outbox.append(manager, {
       type: Topics.KycUserErased,
       key: userUuid,
@@ -124,20 +122,13 @@ export class EraseKycUserUseCase {
     let after = '';
     let replaced = 0;
     for (;;) {
-      const rows = (await manager.query(
-        `SELECT key, response_body FROM "${KYC_SCHEMA}"."idempotency_keys"
-         WHERE merchant_id = $1 AND response_status = 201 AND key > $2 ORDER BY key LIMIT $3 FOR UPDATE`,
-        [merchantId, after, PAGE],
-      )) as { key: string; response_body: unknown }[];
+      const rows = await this.erasure.registrationsPage(manager, merchantId, after, PAGE);
       for (const row of rows) {
         const context = idempotencyContext(merchantId, row.key);
         const body = this.cipher.responseBodies.open(row.response_body, context) as { uuid?: unknown } | null;
         if (body?.uuid !== userUuid) continue;
-        await manager.query(
-          `UPDATE "${KYC_SCHEMA}"."idempotency_keys" SET response_status = 410, response_body = $3
-           WHERE merchant_id = $1 AND key = $2`,
-          [merchantId, row.key, JSON.stringify(this.cipher.responseBodies.seal({ erased: true }, context))],
-        );
+        const tombstone = this.cipher.responseBodies.seal({ erased: true }, context);
+        await this.erasure.tombstoneRegistration(manager, merchantId, row.key, tombstone);
         replaced += 1;
       }
       if (rows.length < PAGE) return replaced;
