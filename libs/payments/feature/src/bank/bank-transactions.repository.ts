@@ -18,8 +18,69 @@ const COLUMNS = `t.id, t.merchant_id AS "merchantId", t.source, t.account_iban A
 
 // The SQL of bank transactions (credits). Every method takes the caller's manager (the consumer's in
 // an event handler), so the change commits with what caused it.
+// Which order reference a credit was applied to; merchantId is the order's, whoever sent the credit.
+export interface CreditLink {
+  matchedReference: string;
+  matchedOrderUuid: string;
+  merchantId: string;
+}
+
 @Injectable()
 export class BankTransactionsRepository {
+  // The credit paid its reference.
+  async markMatched(db: EntityManager, id: string, link: CreditLink, at: Date): Promise<void> {
+    await db.query(
+      `UPDATE ${BANK_TRANSACTIONS} SET matched_reference = $2, matched_order_uuid = $3, merchant_id = $4,
+         match_status = 'MATCHED', updated_at = $5
+       WHERE id = $1`,
+      [id, link.matchedReference, link.matchedOrderUuid, link.merchantId, at],
+    );
+  }
+
+  // A late or second payment for the reference: it waits in suspense, it does not pay.
+  async markDuplicate(
+    db: EntityManager,
+    id: string,
+    link: CreditLink,
+    suspenseReason: string,
+    at: Date,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE ${BANK_TRANSACTIONS} SET matched_reference = $2, matched_order_uuid = $3, merchant_id = $4,
+         match_status = 'DUPLICATE', suspense_reason = $5, updated_at = $6
+       WHERE id = $1`,
+      [id, link.matchedReference, link.matchedOrderUuid, link.merchantId, suspenseReason, at],
+    );
+  }
+
+  // Names the reference but pays no order yet (amount or payer name policy): in suspense.
+  async holdInSuspense(
+    db: EntityManager,
+    id: string,
+    matchedReference: string,
+    suspenseReason: string,
+    at: Date,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE ${BANK_TRANSACTIONS} SET matched_reference = $2, matched_order_uuid = NULL, suspense_reason = $3,
+         updated_at = $4
+       WHERE id = $1`,
+      [id, matchedReference, suspenseReason, at],
+    );
+  }
+
+  async recordPayerNameCheck(
+    db: EntityManager,
+    id: string,
+    check: 'MATCH' | 'MISMATCH' | 'UNKNOWN',
+  ): Promise<void> {
+    await db.query(`UPDATE ${BANK_TRANSACTIONS} SET payer_name_check = $2 WHERE id = $1`, [id, check]);
+  }
+
+  async clearSuspenseReason(db: EntityManager, id: string): Promise<void> {
+    await db.query(`UPDATE ${BANK_TRANSACTIONS} SET suspense_reason = NULL WHERE id = $1`, [id]);
+  }
+
   // Credits of the merchant that arrived before the order.created of this reference, oldest first,
   // locked (the caller holds the reference's advisory lock).
   async findWaitingForUpdate(

@@ -6,8 +6,10 @@ import { OutboxWriter } from '@onramp/messaging';
 import { normalizeDecimal } from '@onramp/money';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
+import { OpenReferencesRepository } from '../references/open-references.repository';
 
 export type MatchOutcome = 'confirmed' | 'failed' | 'duplicate';
 
@@ -22,6 +24,8 @@ export class CreditMatcher {
   constructor(
     private readonly outbox: OutboxWriter,
     private readonly payerData: PaymentsPayerData,
+    private readonly credits: BankTransactionsRepository,
+    private readonly references: OpenReferencesRepository,
   ) {}
 
   async apply(
@@ -36,16 +40,11 @@ export class CreditMatcher {
       matchedReference: ref.reference,
       matchedOrderUuid: ref.orderUuid,
       merchantId: ref.merchantId,
-      updatedAt: now,
     };
     if (ref.status !== 'OPEN') {
       // a late or second payment: it waits in suspense for the operator to return it
       const suspenseReason = ref.status === 'EXPIRED' ? 'ORDER_EXPIRED' : 'DUPLICATE';
-      await manager.update(
-        BankTransactionEntity,
-        { id: credit.id },
-        { ...link, matchStatus: 'DUPLICATE', suspenseReason },
-      );
+      await this.credits.markDuplicate(manager, credit.id, link, suspenseReason, now);
       credit.matchStatus = 'DUPLICATE';
       this.log.warn(
         `credit ${credit.id} for ${ref.status} reference of order ${ref.orderUuid} in suspense (${suspenseReason}); it does not pay`,
@@ -56,12 +55,8 @@ export class CreditMatcher {
     const booked = credit.status === 'BOOKED';
     ref.status = booked ? 'MATCHED' : 'CLOSED';
     ref.matchedBankTransactionId = credit.id;
-    await manager.update(
-      OpenReferenceEntity,
-      { reference: ref.reference },
-      { status: ref.status, matchedBankTransactionId: credit.id, updatedAt: now },
-    );
-    await manager.update(BankTransactionEntity, { id: credit.id }, { ...link, matchStatus: 'MATCHED' });
+    await this.references.recordMatch(manager, ref.reference, ref.status, credit.id, now);
+    await this.credits.markMatched(manager, credit.id, link, now);
     credit.matchStatus = 'MATCHED';
 
     if (booked) {

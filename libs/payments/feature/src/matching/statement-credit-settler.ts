@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { decideAmount } from '@onramp/payments-domain';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
@@ -24,6 +25,7 @@ export class StatementCreditSettler {
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
     private readonly payerData: PaymentsPayerData,
     private readonly holders: KycHoldersRepository,
+    private readonly credits: BankTransactionsRepository,
   ) {}
 
   async settle(
@@ -36,11 +38,7 @@ export class StatementCreditSettler {
       return 'suspense';
     }
     const hold = (suspenseReason: string) =>
-      manager.update(
-        BankTransactionEntity,
-        { id: credit.id },
-        { matchedReference: ref.reference, matchedOrderUuid: null, suspenseReason, updatedAt: new Date() },
-      );
+      this.credits.holdInSuspense(manager, credit.id, ref.reference, suspenseReason, new Date());
     const policy = await this.policies.get(ref.merchantId, manager);
     const decision = decideAmount({
       policy: policy.amountPolicy,
@@ -61,14 +59,13 @@ export class StatementCreditSettler {
       this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName),
       ref.kycUserUuid,
     );
-    if (name.check)
-      await manager.update(BankTransactionEntity, { id: credit.id }, { payerNameCheck: name.check });
+    if (name.check) await this.credits.recordPayerNameCheck(manager, credit.id, name.check);
     if (name.holds) {
       await hold(name.reason ?? 'PAYER_NAME_MISMATCH');
       return 'suspense';
     }
     if (credit.suspenseReason !== null) {
-      await manager.update(BankTransactionEntity, { id: credit.id }, { suspenseReason: null });
+      await this.credits.clearSuspenseReason(manager, credit.id);
       credit.suspenseReason = null;
     }
     const outcome = await this.matcher.apply(manager, credit, ref, decision.payedAmount);

@@ -106,6 +106,20 @@ export class OpenReferencesRepository {
     return inserted.length > 0;
   }
 
+  // The credit that took the reference: MATCHED when it was booked, CLOSED when the bank rejected it.
+  async recordMatch(
+    db: EntityManager,
+    reference: string,
+    status: 'MATCHED' | 'CLOSED',
+    bankTransactionId: string,
+    at: Date,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE ${OPEN_REFERENCES} SET status = $2, matched_bank_transaction_id = $3, updated_at = $4 WHERE reference = $1`,
+      [reference, status, bankTransactionId, at],
+    );
+  }
+
   async findByOrder(db: EntityManager, orderUuid: string): Promise<OpenReferenceEntity | undefined> {
     const [row] = await queryRows<OpenReferenceEntity>(
       db,
