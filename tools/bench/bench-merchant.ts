@@ -1,5 +1,5 @@
 import { OnrampClient } from '@onramp/sdk';
-import { ProgrammableReceiver } from '@onramp/testing';
+import { demoKycUser, ProgrammableReceiver } from '@onramp/testing';
 
 import { HostReady } from './platform-host';
 
@@ -42,14 +42,7 @@ export async function openMerchant(platform: HostReady, name: string): Promise<B
   receivers.push(receiver);
   const receiverUrl = await receiver.start();
   await client.setWebhook(receiverUrl);
-  const user = await client.createKycUser({
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    dateOfBirth: '1990-12-10',
-    nationality: 'DE',
-    email: 'ada@example.com',
-    address: { line1: 'Unter den Linden 1', city: 'Berlin', postalCode: '10117', country: 'DE' },
-  });
+  const user = await client.createKycUser(demoKycUser());
   return {
     merchantId,
     client,

@@ -1,3 +1,4 @@
+import { demoKycUser } from '@onramp/testing';
 import { Wallet } from 'ethers';
 
 import { chaosEnv } from './chaos-env';
@@ -46,14 +47,7 @@ export class ChaosMerchant {
     await merchant.expect(200, 'base', '/merchant/webhook', { method: 'PUT', body: { url: webhookUrl } });
     const user = await merchant.expect<{ uuid: string }>(201, 'kyc', '/kyc/add', {
       method: 'POST',
-      body: {
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        dateOfBirth: '1990-12-10',
-        nationality: 'DE',
-        email: 'ada@example.com',
-        address: { line1: 'Unter den Linden 1', city: 'Berlin', postalCode: '10117', country: 'DE' },
-      },
+      body: demoKycUser(),
     });
     merchant.kycUserUuid = user.uuid;
     return merchant;

@@ -1,4 +1,5 @@
 import { CreateKycUserRequest } from '@onramp/sdk';
+import { demoKycUser } from '@onramp/testing';
 
 import { e2e } from './env';
 
@@ -58,13 +59,5 @@ export const E2E_PII = {
 };
 
 export function kycUserBody(overrides: Partial<CreateKycUserRequest> = {}): CreateKycUserRequest {
-  return {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    dateOfBirth: '1990-12-10',
-    nationality: 'DE',
-    email: 'ada@example.com',
-    address: { line1: 'Unter den Linden 1', city: 'Berlin', postalCode: '10117', country: 'DE' },
-    ...overrides,
-  };
+  return { ...demoKycUser(), ...overrides };
 }

@@ -1,5 +1,5 @@
 import { OnrampClient } from '@onramp/sdk';
-import { ProgrammableReceiver } from '@onramp/testing';
+import { demoKycUser, ProgrammableReceiver } from '@onramp/testing';
 
 import { RetryStats, TransientError, withRetries } from './retry-call';
 import { WebhookWatch } from './webhook-watch';
@@ -54,14 +54,7 @@ async function openSoakMerchant(
   const user = await withRetries(
     () =>
       client.createKycUser(
-        {
-          firstName: 'Ada',
-          lastName: 'Lovelace',
-          dateOfBirth: '1990-12-10',
-          nationality: 'DE',
-          email: 'ada@example.com',
-          address: { line1: 'Unter den Linden 1', city: 'Berlin', postalCode: '10117', country: 'DE' },
-        },
+        demoKycUser(),
         { idempotencyKey: `soak-kyc-${merchantId}` },
       ),
     stats,

@@ -46,3 +46,5 @@ export type { Answer, ReceivedDelivery } from './webhooks/programmable-receiver'
 export { startServiceTestApp } from './nest/service-test-app';
 export type { ServiceTestAppOptions } from './nest/service-test-app';
 export { operatorHeaders, TEST_OPERATOR } from './auth/operator-headers';
+export { demoKycUser } from './fixtures/kyc-user';
+export type { DemoKycUser } from './fixtures/kyc-user';
