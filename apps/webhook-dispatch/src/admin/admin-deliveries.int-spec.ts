@@ -5,11 +5,13 @@ import { Producer } from 'kafkajs';
 import { operatorHeaders, waitFor } from '@onramp/testing';
 
 import type { AdminDeliveryView } from '@onramp/webhooks-feature';
-import { orderCompleted, orderFailed, publish, testProducer } from '../testing/order-events';
+import { orderCompleted, orderFailed, publish } from '../testing/order-events';
 import { WebhookReceiver } from '../testing/webhook-receiver';
-import { startWebhookTestApp, WebhookTestApp } from '../testing/webhook-test-app';
+import { useWebhookSuite } from '../testing/webhook-suite';
+import { WebhookTestApp } from '../testing/webhook-test-app';
 
 describe('admin webhook deliveries API (integration)', () => {
+  const suite = useWebhookSuite();
   let t: WebhookTestApp;
   let receiver: WebhookReceiver;
   let producer: Producer;
@@ -34,21 +36,8 @@ describe('admin webhook deliveries API (integration)', () => {
     expect(res.statusCode).toBe(200);
   };
 
-  beforeAll(async () => {
-    receiver = new WebhookReceiver();
-    await receiver.start();
-    t = await startWebhookTestApp({
-      WEBHOOK_POLL_MS: '50',
-      WEBHOOK_RETRY_BASE_MS: '100',
-      WEBHOOK_RETRY_MAX_MS: '400',
-    });
-    producer = testProducer();
-    await producer.connect();
-  });
-  afterAll(async () => {
-    await producer?.disconnect();
-    await t?.close();
-    await receiver?.close();
+  beforeAll(() => {
+    ({ t, receiver, producer } = suite);
   });
 
   it("refuses requests without the gateway's credential, and merchant tokens, with 401 problem+json", async () => {

@@ -14,12 +14,18 @@ import {
   orderFailed,
   OrderOutcomeEnvelope,
   publish,
-  testProducer,
 } from '../testing/order-events';
 import { ReceivedRequest, WebhookReceiver } from '../testing/webhook-receiver';
-import { startWebhookTestApp, WebhookTestApp } from '../testing/webhook-test-app';
+import { useWebhookSuite } from '../testing/webhook-suite';
+import { WebhookTestApp } from '../testing/webhook-test-app';
 
 describe('webhook delivery from order events (integration)', () => {
+  const suite = useWebhookSuite({
+    WEBHOOK_TIMEOUT_MS: '1500',
+    // Few slots in total: without per-merchant limits one hanging merchant would take them all.
+    WEBHOOK_MAX_IN_FLIGHT: '4',
+    WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: '2',
+  });
   let t: WebhookTestApp;
   let receiver: WebhookReceiver;
   let producer: Producer;
@@ -56,25 +62,8 @@ describe('webhook delivery from order events (integration)', () => {
     });
   const newMerchant = () => ({ merchantId: randomUUID(), path: `/hooks/${randomUUID()}` });
 
-  beforeAll(async () => {
-    receiver = new WebhookReceiver();
-    await receiver.start();
-    t = await startWebhookTestApp({
-      WEBHOOK_POLL_MS: '50',
-      WEBHOOK_RETRY_BASE_MS: '100',
-      WEBHOOK_RETRY_MAX_MS: '400',
-      WEBHOOK_TIMEOUT_MS: '1500',
-      // Few slots in total: without per-merchant limits one hanging merchant would take them all.
-      WEBHOOK_MAX_IN_FLIGHT: '4',
-      WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: '2',
-    });
-    producer = testProducer();
-    await producer.connect();
-  });
-  afterAll(async () => {
-    await producer?.disconnect();
-    await t?.close();
-    await receiver?.close();
+  beforeAll(() => {
+    ({ t, receiver, producer } = suite);
   });
 
   it("opens the payer's name sealed in the event, keeps the body sealed at rest and signs the plaintext", async () => {

@@ -6,11 +6,13 @@ import { waitFor } from '@onramp/testing';
 import { verifySignature } from '@onramp/webhooks-domain';
 
 import type { DeliveryView } from '@onramp/webhooks-feature';
-import { orderCompleted, publish, testProducer } from '../testing/order-events';
+import { orderCompleted, publish } from '../testing/order-events';
 import { WebhookReceiver } from '../testing/webhook-receiver';
-import { startWebhookTestApp, WebhookTestApp } from '../testing/webhook-test-app';
+import { useWebhookSuite } from '../testing/webhook-suite';
+import { WebhookTestApp } from '../testing/webhook-test-app';
 
 describe('merchant webhook API (integration)', () => {
+  const suite = useWebhookSuite();
   let t: WebhookTestApp;
   let receiver: WebhookReceiver;
   let producer: Producer;
@@ -31,21 +33,8 @@ describe('merchant webhook API (integration)', () => {
       { timeoutMs: 20_000, description: `a request for ${eventId} signed with the expected secret` },
     );
 
-  beforeAll(async () => {
-    receiver = new WebhookReceiver();
-    await receiver.start();
-    t = await startWebhookTestApp({
-      WEBHOOK_POLL_MS: '50',
-      WEBHOOK_RETRY_BASE_MS: '100',
-      WEBHOOK_RETRY_MAX_MS: '400',
-    });
-    producer = testProducer();
-    await producer.connect();
-  });
-  afterAll(async () => {
-    await producer?.disconnect();
-    await t?.close();
-    await receiver?.close();
+  beforeAll(() => {
+    ({ t, receiver, producer } = suite);
   });
 
   it('refuses requests without a valid merchant token', async () => {
