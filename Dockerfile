@@ -3,7 +3,7 @@
 #   node dist/apps/<app>/main.js            gateway, auth, kyc, orders, payment-ingest, chain-settlement, webhook-dispatch
 #   node dist/tools/migrate/main.js [all|<service>]
 #   node dist/tools/kafka-topics/main.js
-#   node dist/tools/ops/reconcile.js | replay-dlq.js | settlement-holds.js   (operator tools)
+#   node dist/tools/ops/reconcile.js | replay-dlq.js   (operator tools)
 # Compiled JavaScript on Node 22 LTS with production dependencies only; docs/deploy-build.md explains it.
 ARG NODE_IMAGE=node:22.23.4-bookworm-slim
 

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
 
 import { parseUnits, Transaction } from 'ethers';
 
 import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
-import { waitFor } from '@onramp/testing';
+import { operatorHeaders, waitFor } from '@onramp/testing';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
@@ -22,24 +21,6 @@ import { setUpTestChain, TestChain } from './testing/test-chain';
 // remote signer (Web3Signer, Clef) would. The key never reaches chain-settlement.
 const REMOTE_ACCOUNT = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
 
-// The operator's command, as an operator runs it: `npm run settlement-holds -- <args>`.
-async function settlementHolds(
-  databaseUrl: string,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['-r', '@swc-node/register', 'tools/ops/settlement-holds.ts', ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
 describe('chain-settlement: a remote signer and payout caps (integration, own anvil)', () => {
   let anvil: AnvilHandle;
   let chain: TestChain;
@@ -48,6 +29,11 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
 
   const nonceOf = async (orderUuid: string): Promise<bigint> =>
     BigInt((await settlementOf(t.dataSource, orderUuid))?.nonce as string);
+
+  // As the gateway's admin listener forwards an operator's request (its service credential).
+  const admin = (method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method, url, headers: { ...operatorHeaders(method, url, alice), ...headers } });
+  const alice = { id: 'alice', scopes: ['read' as const, 'money' as const] };
 
   beforeAll(async () => {
     anvil = await startAnvil();
@@ -113,36 +99,57 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
     expect(await nonceOf(before.orderUuid)).toBe((await nonceOf(first?.order_uuid as string)) + 1n);
     expect((await settlementOf(t.dataSource, big.orderUuid))?.state).toBe('HELD');
 
-    const listed = await settlementHolds(t.databaseUrl, ['list', '--json']);
-    expect(JSON.parse(listed.stdout)).toEqual([
-      expect.objectContaining({ orderUuid: big.orderUuid, tokenAmount: '32.076000' }),
+    const listed = await admin('GET', '/admin/settlements?state=HELD');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers['x-total-count']).toBe('1');
+    expect(listed.json()).toEqual([
+      {
+        orderUuid: big.orderUuid,
+        merchantId: h.merchant,
+        recipientAddress: big.recipientAddress,
+        tokenAmount: '32.076000',
+        reason: held.last_error,
+        heldSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     ]);
-    expect(await settlementHolds(t.databaseUrl, ['release', big.orderUuid])).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('--operator <name> is required'),
-    });
-    const released = await settlementHolds(t.databaseUrl, ['release', big.orderUuid, '--operator', 'alice']);
-    expect(released).toMatchObject({ code: 0, stdout: expect.stringContaining('released by alice') });
+    // Only from the gateway (its service credential), only HELD for now, and a UUID.
+    expect((await t.app.inject({ method: 'GET', url: '/admin/settlements?state=HELD' })).statusCode).toBe(401);
+    expect((await admin('GET', '/admin/settlements')).statusCode).toBe(400);
+    expect((await admin('GET', '/admin/settlements?state=CONFIRMED')).statusCode).toBe(400);
+    expect((await admin('POST', '/admin/settlements/not-a-uuid/release')).statusCode).toBe(400);
+    expect((await admin('POST', `/admin/settlements/${randomUUID()}/release`)).statusCode).toBe(404);
+
+    const releaseUrl = `/admin/settlements/${big.orderUuid}/release`;
+    const released = await admin('POST', releaseUrl, { 'x-request-id': 'req-release-1' });
+    expect(released.statusCode).toBe(200);
+    expect(released.json()).toEqual({ orderUuid: big.orderUuid, state: 'PENDING' });
     const event = await h.collector.waitFor(Topics.TransferSucceeded, big.orderUuid, 60_000);
     expect(event.data.sentTokenAmount).toBe('32.076');
     expect(await nonceOf(big.orderUuid)).toBe((await nonceOf(before.orderUuid)) + 1n);
-    const audit = await t.dataSource.query<Array<{ operator: string; action: string; after: object }>>(
-      `SELECT operator, action, after FROM settlement.admin_audit WHERE target = $1`,
-      [big.orderUuid],
-    );
-    expect(audit).toEqual([
-      {
-        operator: 'alice',
-        action: 'settlement.release-held',
-        after: { state: 'PENDING', releasedBy: 'alice' },
-      },
-    ]);
     expect(
-      await settlementHolds(t.databaseUrl, ['release', big.orderUuid, '--operator', 'alice']),
-    ).toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('is not HELD (CONFIRMED)'),
-    });
+      await t.dataSource.query(`SELECT released_by FROM settlement.settlements WHERE order_uuid = $1`, [
+        big.orderUuid,
+      ]),
+    ).toEqual([{ released_by: 'alice' }]);
+    const log = await admin('GET', '/admin/audit-log?limit=50');
+    expect(log.statusCode).toBe(200);
+    expect(log.json()).toEqual([
+      expect.objectContaining({
+        service: 'chain-settlement',
+        operator: 'alice',
+        action: 'settlement.release',
+        target: big.orderUuid,
+        before: { state: 'HELD', reason: held.last_error, tokenAmount: '32.076000' },
+        after: { state: 'PENDING', releasedBy: 'alice' },
+        requestId: 'req-release-1',
+      }),
+    ]);
+    // Released once: a second release is a conflict, and records nothing.
+    const again = await admin('POST', releaseUrl);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ detail: 'the settlement is not HELD (it is CONFIRMED)' });
+    expect((await admin('GET', '/admin/audit-log?limit=50')).json()).toHaveLength(1);
+    expect((await admin('GET', '/admin/settlements?state=HELD')).json()).toEqual([]);
   });
 
   it('holds what would pass the rolling 24 h cap, and signs it once the window has room', async () => {

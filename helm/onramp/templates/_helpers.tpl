@@ -152,6 +152,7 @@ chain-settlement:
   schema: settlement
   secretKeys:
     - { name: DATABASE_URL }
+    - { name: SERVICE_CALLERS, optional: true }
     - { name: METRICS_TOKEN, optional: true }
     - { name: SETTLEMENT_SIGNER_AUTHORIZATION, optional: true }
 webhook-dispatch:

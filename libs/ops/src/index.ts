@@ -32,8 +32,6 @@ export { rekeyKyc } from './rekey/rekey-kyc';
 export type { RekeyOptions, RekeyReport } from './rekey/rekey-kyc';
 export { rekeyPayerData, rekeyWebhookSecrets } from './rekey/rekey-payer-data';
 export type { RekeyPayerDataOptions, RekeyPayerDataReport } from './rekey/rekey-payer-data';
-export { listHeldSettlements, releaseHeldSettlement } from './settlement-holds/settlement-holds';
-export type { HeldSettlement, ReleaseOutcome } from './settlement-holds/settlement-holds';
 export type { ResealReport, SealedTable } from './rekey/sealed-tables';
 export { rekeyAuthSigningKeys } from './rekey/rekey-auth-keys';
 export type { RekeyAuthKeysOptions } from './rekey/rekey-auth-keys';

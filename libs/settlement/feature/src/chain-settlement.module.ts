@@ -1,6 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
+import { adminAuditController } from '@onramp/auth';
 import { serviceInfrastructure } from '@onramp/service-runtime';
+
+import { AdminSettlementsController } from './admin/admin-settlements.controller';
+import { HeldSettlementsService } from './admin/held-settlements.service';
 
 import { ChainClient } from './chain/chain.client';
 import { Finality } from './chain/finality';
@@ -8,7 +12,7 @@ import { LocalKeySigner } from './chain/local-key-signer';
 import { RecipientScreening } from './chain/recipient-screening';
 import { RemoteRpcSigner } from './chain/remote-rpc-signer';
 import { TransferSigner } from './chain/transfer-signer';
-import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from './config';
+import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig, SETTLEMENT_SCHEMA } from './config';
 import { FxQuoteService } from './fx/fx-quote.service';
 import { FX_RATE_PROVIDER, StaticFxRateProvider } from './fx/fx-rate.provider';
 import { SettlementMetrics } from './metrics/settlement-metrics.service';
@@ -23,8 +27,9 @@ import { TransactionReplacer } from './worker/transaction-replacer.service';
 import { SERVICE_DATABASE } from './database';
 
 // The whole service as one module, built from a parsed config: main.ts, the embedded runner and the
-// tests each pass their own, so nothing here reads the environment. Health and metrics only over
-// HTTP; the work is the event consumer and the settlement worker.
+// tests each pass their own, so nothing here reads the environment. Over HTTP: health, metrics and
+// the operators' /admin/settlements (from the gateway only); the work is the event consumer and the
+// settlement worker.
 @Module({})
 export class ChainSettlementModule {
   static forRoot(config: ChainSettlementConfig): DynamicModule {
@@ -37,7 +42,11 @@ export class ChainSettlementModule {
     return {
       module: ChainSettlementModule,
       imports: infrastructure.imports,
-      controllers: infrastructure.controllers,
+      controllers: [
+        ...infrastructure.controllers,
+        AdminSettlementsController,
+        adminAuditController(SETTLEMENT_SCHEMA, 'chain-settlement'),
+      ],
       providers: [
         { provide: CHAIN_SETTLEMENT_CONFIG, useValue: config },
         { provide: FX_RATE_PROVIDER, useFactory: () => new StaticFxRateProvider(config.fxRateEurUsdc) },
@@ -61,6 +70,7 @@ export class ChainSettlementModule {
         DriveInFlightBatchStep,
         SettlementWorker,
         SettlementMetrics,
+        HeldSettlementsService,
       ],
     };
   }

@@ -264,11 +264,11 @@ function gweiToWei(gwei: string): bigint {
 
 export type ChainSettlementRuntime = Pick<
   ServiceRuntime,
-  'logging' | 'tracing' | 'metrics' | 'transport' | 'database'
+  'logging' | 'tracing' | 'metrics' | 'callers' | 'transport' | 'database'
 >;
 
 // What this service gives the shared libs, which never read the environment themselves: no merchant
-// auth and no service callers (no public HTTP but /health and /metrics).
+// auth (no merchant-facing HTTP); service callers (SERVICE_CALLERS) for the gateway's /admin/settlements.
 export function loadChainSettlementRuntime(source: NodeJS.ProcessEnv): ChainSettlementRuntime {
-  return loadServiceRuntime(source, ['logging', 'tracing', 'metrics', 'transport', 'database']);
+  return loadServiceRuntime(source, ['logging', 'tracing', 'metrics', 'callers', 'transport', 'database']);
 }

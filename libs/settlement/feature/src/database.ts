@@ -21,7 +21,7 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     SettlementTraceparent1763800300000,
     PaymentReversals1764500000000,
     SettlementScreeningAndHolds1764600000000,
-    // settlement.admin_audit: operators releasing HELD settlements (npm run settlement-holds)
+    // settlement.admin_audit: operators releasing HELD settlements (POST /admin/settlements/{orderUuid}/release)
     adminAuditMigration(SETTLEMENT_SCHEMA, 1764600000001),
   ],
 };
