@@ -14,6 +14,7 @@
 {{- $_ := set $env "KYC_SERVICE_URL" (printf "http://%s:3011" (include "onramp.appFullname" (list $root "kyc"))) }}
 {{- $_ := set $env "ORDERS_URL" (printf "http://%s:3012" (include "onramp.appFullname" (list $root "orders"))) }}
 {{- $_ := set $env "PAYMENT_INGEST_URL" (printf "http://%s:3013" (include "onramp.appFullname" (list $root "payment-ingest"))) }}
+{{- $_ := set $env "CHAIN_SETTLEMENT_URL" (printf "http://%s:3014" (include "onramp.appFullname" (list $root "chain-settlement"))) }}
 {{- $_ := set $env "WEBHOOK_DISPATCH_URL" (printf "http://%s:3015" (include "onramp.appFullname" (list $root "webhook-dispatch"))) }}
 {{- end }}
 {{- if or $t.jwks (eq $name "auth") }}

@@ -38,6 +38,7 @@ describe('gateway API docs (/openapi.json, /docs)', () => {
         ORDERS_URL: nowhere,
         KYC_SERVICE_URL: nowhere,
         PAYMENT_INGEST_URL: nowhere,
+        CHAIN_SETTLEMENT_URL: nowhere,
         WEBHOOK_DISPATCH_URL: nowhere,
         ...env,
       }),

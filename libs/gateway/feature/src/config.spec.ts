@@ -14,6 +14,7 @@ describe('loadGatewayConfig', () => {
         kyc: 'http://127.0.0.1:3011',
         orders: 'http://127.0.0.1:3012',
         paymentIngest: 'http://127.0.0.1:3013',
+        chainSettlement: 'http://127.0.0.1:3014',
         webhookDispatch: 'http://127.0.0.1:3015',
       },
       bodyLimit: 1024 * 1024,

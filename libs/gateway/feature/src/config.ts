@@ -24,6 +24,7 @@ export const gatewayEnvSpec = {
   KYC_SERVICE_URL: str({ default: localUrl(defaultPorts.kycService) }),
   ORDERS_URL: str({ default: localUrl(defaultPorts.orders) }),
   PAYMENT_INGEST_URL: str({ default: localUrl(defaultPorts.paymentIngest) }),
+  CHAIN_SETTLEMENT_URL: str({ default: localUrl(defaultPorts.chainSettlement) }),
   WEBHOOK_DISPATCH_URL: str({ default: localUrl(defaultPorts.webhookDispatch) }),
   GATEWAY_BODY_LIMIT_BYTES: int({ default: DEFAULT_BODY_LIMIT, min: 1 }),
   UPSTREAM_CONNECT_TIMEOUT_MS: int({ default: 3000, min: 1 }),
@@ -55,7 +56,13 @@ export const gatewayEnvSpec = {
   SERVICE_SECRET: str({ optional: true }),
 };
 
-export type UpstreamName = 'auth' | 'kyc' | 'orders' | 'paymentIngest' | 'webhookDispatch';
+export type UpstreamName =
+  | 'auth'
+  | 'kyc'
+  | 'orders'
+  | 'paymentIngest'
+  | 'chainSettlement'
+  | 'webhookDispatch';
 
 export interface GatewayConfig {
   mode: 'sandbox' | 'production';
@@ -87,6 +94,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv): GatewayConfig {
     kyc: env.KYC_SERVICE_URL,
     orders: env.ORDERS_URL,
     paymentIngest: env.PAYMENT_INGEST_URL,
+    chainSettlement: env.CHAIN_SETTLEMENT_URL,
     webhookDispatch: env.WEBHOOK_DISPATCH_URL,
   };
   const problems: string[] = [];
@@ -95,6 +103,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv): GatewayConfig {
     kyc: 'KYC_SERVICE_URL',
     orders: 'ORDERS_URL',
     paymentIngest: 'PAYMENT_INGEST_URL',
+    chainSettlement: 'CHAIN_SETTLEMENT_URL',
     webhookDispatch: 'WEBHOOK_DISPATCH_URL',
   };
   for (const [name, url] of Object.entries(upstreams) as [UpstreamName, string][]) {

@@ -5,6 +5,7 @@ const upstreams = {
   kyc: 'http://kyc',
   orders: 'http://orders',
   paymentIngest: 'http://payments',
+  chainSettlement: 'http://settlement',
   webhookDispatch: 'http://webhooks',
 };
 
@@ -33,6 +34,7 @@ describe('routesFor', () => {
       expect.objectContaining({ path: '/admin/bank-transactions', upstreamUrl: 'http://payments' }),
       expect.objectContaining({ path: '/admin/payment-policies', upstreamUrl: 'http://payments' }),
       expect.objectContaining({ path: '/admin/returns', upstreamUrl: 'http://payments' }),
+      expect.objectContaining({ path: '/admin/settlements', upstreamUrl: 'http://settlement' }),
     ]);
   });
 

@@ -69,6 +69,8 @@ export const ROUTE_TABLE: Record<ListenerName, RouteRule[]> = {
       upstream: 'paymentIngest',
       writeScope: 'money',
     },
+    // Payouts HELD over a payout cap, and their release past the caps.
+    { path: '/admin/settlements', match: 'subtree', upstream: 'chainSettlement', writeScope: 'money' },
   ],
 };
 

@@ -46,6 +46,7 @@ export function serviceEnv(ports: PlatformPorts): Record<string, string> {
     KYC_SERVICE_URL: url(ports.kycService),
     ORDERS_URL: url(ports.orders),
     PAYMENT_INGEST_URL: url(ports.paymentIngest),
+    CHAIN_SETTLEMENT_URL: url(ports.chainSettlement),
     WEBHOOK_DISPATCH_URL: url(ports.webhookDispatch),
   };
 }

@@ -7,7 +7,7 @@ import { GatewayConfig, UpstreamName } from '../config';
 import { AdminAuth, authenticateOperator, operatorOf } from './admin-auth';
 
 // The services that keep an admin audit log (orders' admin API only reads).
-const AUDITED: UpstreamName[] = ['auth', 'kyc', 'paymentIngest', 'webhookDispatch'];
+const AUDITED: UpstreamName[] = ['auth', 'kyc', 'paymentIngest', 'chainSettlement', 'webhookDispatch'];
 
 interface AuditRecord {
   id: string;
