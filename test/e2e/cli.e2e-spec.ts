@@ -239,6 +239,13 @@ describe('operator CLI (bin/onramp.js in a child process, against the platform)'
     expect((await runOnramp(['merchants', 'list'], asOperator)).code).toBe(0);
     const refused = await runOnramp(['merchants', 'create', '--name', 'Not Allowed'], asOperator);
     expect(refused.stderr).toContain(`operator ${id} lacks the "merchants" scope`);
+    // chain-settlement's admin routes, through the gateway: reads with `read`, a release needs `money`
+    const held = parseJson<{ items: unknown[] }>(await runOnramp(['settlements', 'held', '--json'], asOperator));
+    expect(held.items).toEqual([]);
+    const noMoney = await runOnramp(['settlements', 'release', randomUUID()], asOperator);
+    expect(noMoney.stderr).toContain(`operator ${id} lacks the "money" scope`);
+    const unknown = await runOnramp(['settlements', 'release', randomUUID()]);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('no settlement for this order') });
 
     const listed = await runOnramp(['operators', 'list']);
     expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+SCOPES\s+CREATED/);

@@ -9,6 +9,7 @@ import { assignCredit, listSuspense, paymentPolicy, returnCredit } from './comma
 import { listAudit } from './commands/audit.commands';
 import { listOperators, newOperator, revokeOperator } from './commands/operators.commands';
 import { sandboxCredit } from './commands/sandbox.commands';
+import { listHeldSettlements, releaseSettlement } from './commands/settlements.commands';
 import { parseCommandLine } from './parse-command-line';
 
 const HANDLERS: Record<CommandName, CommandHandler> = {
@@ -25,6 +26,8 @@ const HANDLERS: Record<CommandName, CommandHandler> = {
   'payments assign': assignCredit,
   'payments return': returnCredit,
   'payments policy': paymentPolicy,
+  'settlements held': listHeldSettlements,
+  'settlements release': releaseSettlement,
   'sandbox credit': sandboxCredit,
   'operators new': newOperator,
   'operators list': listOperators,

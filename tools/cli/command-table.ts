@@ -32,6 +32,8 @@ export type CommandName =
   | 'payments assign'
   | 'payments return'
   | 'payments policy'
+  | 'settlements held'
+  | 'settlements release'
   | 'sandbox credit'
   | 'operators new'
   | 'operators list'
@@ -280,6 +282,20 @@ export const COMMANDS: CommandSpec[] = [
         description: "OFF, WARN, HOLD, or DEFAULT (the mode's default)",
       },
     },
+    api: 'admin',
+  },
+  {
+    name: 'settlements held',
+    summary: 'list payouts HELD over a payout cap, oldest first (amount, recipient, why, since when)',
+    args: [],
+    options: { ...page },
+    api: 'admin',
+  },
+  {
+    name: 'settlements release',
+    summary: 'let a HELD payout pass its caps: signed and sent by the next pass (scope money; audited)',
+    args: [{ name: 'orderUuid', check: isUuid }],
+    options: {},
     api: 'admin',
   },
   {

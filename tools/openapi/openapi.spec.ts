@@ -123,6 +123,8 @@ describe('OpenAPI documents (docs/openapi)', () => {
         'post /admin/merchants',
         'post /admin/webhook-deliveries/{id}/redeliver',
         'post /admin/bank-transactions/{id}/return',
+        'get /admin/settlements',
+        'post /admin/settlements/{orderUuid}/release',
       ]),
     );
     expect(operations.every((op) => op.split(' ')[1]?.startsWith('/admin/'))).toBe(true);
