@@ -217,3 +217,82 @@ export async function cancelUnsignedSettlement(
     { state: 'CANCELLED', lastError: reason, updatedAt: new Date() },
   );
 }
+
+export interface HeldSettlementRow {
+  orderUuid: string;
+  merchantId: string;
+  recipientAddress: string;
+  tokenAmount: string | null; // USDC, a decimal string
+  reason: string | null;
+  heldSince: Date;
+}
+
+// A page of the HELD settlements, oldest first, and how many there are.
+export async function listHeldSettlements(
+  dataSource: DataSource,
+  page: { limit: number; offset: number },
+): Promise<{ rows: HeldSettlementRow[]; total: number }> {
+  const [counted] = await dataSource.query<Array<{ total: string }>>(
+    `SELECT count(*)::text AS total FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'HELD'`,
+  );
+  const rows = await dataSource.query<
+    Array<{
+      order_uuid: string;
+      merchant_id: string;
+      recipient_address: string;
+      token_amount: string | null;
+      last_error: string | null;
+      updated_at: Date;
+    }>
+  >(
+    `SELECT order_uuid, merchant_id, recipient_address, token_amount::text, last_error, updated_at
+     FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'HELD'
+     ORDER BY created_at, order_uuid LIMIT $1 OFFSET $2`,
+    [page.limit, page.offset],
+  );
+  return {
+    total: Number(counted?.total ?? 0),
+    rows: rows.map((r) => ({
+      orderUuid: r.order_uuid,
+      merchantId: r.merchant_id,
+      recipientAddress: r.recipient_address,
+      tokenAmount: r.token_amount,
+      reason: r.last_error,
+      heldSince: r.updated_at,
+    })),
+  };
+}
+
+// The settlement's state, hold reason and amount, its row locked as lockSettlementState locks it.
+export async function lockSettlementForRelease(
+  manager: EntityManager,
+  orderUuid: string,
+): Promise<{ state: SettlementState; reason: string | null; tokenAmount: string | null } | undefined> {
+  const rows: Array<{ state: SettlementState; last_error: string | null; token_amount: string | null }> =
+    await manager.query(
+      `SELECT state, last_error, token_amount::text FROM "${SETTLEMENT_SCHEMA}"."settlements"
+       WHERE order_uuid = $1 FOR UPDATE`,
+      [orderUuid],
+    );
+  const row = rows[0];
+  return row && { state: row.state, reason: row.last_error, tokenAmount: row.token_amount };
+}
+
+// HELD -> PENDING with released_by set: the next signing pass signs it whatever the caps say.
+export async function releaseHeldSettlement(
+  manager: EntityManager,
+  orderUuid: string,
+  operator: string,
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid, state: 'HELD' },
+    {
+      state: 'PENDING',
+      releasedBy: operator,
+      lastError: `released past the payout caps by ${operator}`,
+      nextAttemptAt: new Date(),
+      updatedAt: new Date(),
+    },
+  );
+}
