@@ -1,25 +1,19 @@
 import { waitFor } from '@onramp/testing';
 
-import { ScenarioMerchant, verifyScenario } from './support/invariants';
-import { chainHead, countBy, settlementStates } from './support/ledger-probe';
+import { verifyScenario } from './support/invariants';
+import { countBy, settlementStates } from './support/ledger-probe';
 import { platformControl } from './support/platform-control';
-import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
+import { useScenario, waitForSettled } from './support/scenario';
 
 const OUTAGE_MS = 30_000;
 
 // The only Kafka broker goes away for 30 s mid-flow, while the merchant keeps placing and paying
 // orders (the HTTP side only writes to Postgres: outboxes hold the events). Nothing may be lost.
 describe('f. the Kafka broker stopped for 30 s mid-flow', () => {
-  let m: ScenarioMerchant;
-  let fromBlock: number;
-
-  beforeAll(async () => {
-    fromBlock = await chainHead();
-    m = await openMerchant('Chaos F broker outage');
-  });
-  afterAll(() => closeMerchants([m]));
+  const scenario = useScenario('Chaos F broker outage');
 
   it('settles every order once the broker is back', async () => {
+    const { m, fromBlock } = scenario;
     const before = await m.merchant.createOrders(6, 60);
     m.orderUuids = before.map((o) => o.uuid);
     for (const order of before) await m.merchant.pay(order);

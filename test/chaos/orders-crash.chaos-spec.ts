@@ -1,23 +1,17 @@
 import { waitFor } from '@onramp/testing';
 
-import { ScenarioMerchant, verifyScenario } from './support/invariants';
-import { chainHead, countBy, orderStatuses, settlementStates } from './support/ledger-probe';
+import { verifyScenario } from './support/invariants';
+import { countBy, orderStatuses, settlementStates } from './support/ledger-probe';
 import { platformControl } from './support/platform-control';
-import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
+import { useScenario, waitForSettled } from './support/scenario';
 
 // Orders dies the moment the first transfer.succeeded exists, and stays dead while more payouts
 // confirm: their events wait in Kafka. On restart every order completes once, with one webhook.
 describe('b. orders SIGKILLed while transfer.succeeded events flow', () => {
-  let m: ScenarioMerchant;
-  let fromBlock: number;
-
-  beforeAll(async () => {
-    fromBlock = await chainHead();
-    m = await openMerchant('Chaos B orders crash');
-  });
-  afterAll(() => closeMerchants([m]));
+  const scenario = useScenario('Chaos B orders crash');
 
   it('completes every order exactly once after the restart', async () => {
+    const { m, fromBlock } = scenario;
     const orders = await m.merchant.createOrders(15, 20);
     m.orderUuids = orders.map((o) => o.uuid);
     const [first, later] = [orders.slice(0, 10), orders.slice(10)];

@@ -1,25 +1,19 @@
 import { waitFor } from '@onramp/testing';
 
-import { ScenarioMerchant, verifyScenario } from './support/invariants';
-import { chainHead, countBy, settlementStates } from './support/ledger-probe';
+import { verifyScenario } from './support/invariants';
+import { countBy, settlementStates } from './support/ledger-probe';
 import { platformControl } from './support/platform-control';
-import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
+import { useScenario, waitForSettled } from './support/scenario';
 
 const DOWN_MS = 10_000;
 
 // The database every service shares is restarted (fast shutdown: every connection cut) while
 // payouts are in flight. Services must reconnect and carry on; nothing may be lost or paid twice.
 describe('g. Postgres restarted mid-flow', () => {
-  let m: ScenarioMerchant;
-  let fromBlock: number;
-
-  beforeAll(async () => {
-    fromBlock = await chainHead();
-    m = await openMerchant('Chaos G postgres restart');
-  });
-  afterAll(() => closeMerchants([m]));
+  const scenario = useScenario('Chaos G postgres restart');
 
   it('settles every order once the database is back', async () => {
+    const { m, fromBlock } = scenario;
     const orders = await m.merchant.createOrders(10, 80);
     m.orderUuids = orders.map((o) => o.uuid);
     for (const order of orders.slice(0, 6)) await m.merchant.pay(order);

@@ -1,10 +1,10 @@
 import { waitFor } from '@onramp/testing';
 
-import { ScenarioMerchant, verifyScenario } from './support/invariants';
+import { verifyScenario } from './support/invariants';
 import { groupLag, rewindGroup } from './support/kafka-groups';
-import { chainHead, duplicateEffects } from './support/ledger-probe';
+import { duplicateEffects } from './support/ledger-probe';
 import { AppName, platformControl } from './support/platform-control';
-import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
+import { useScenario, waitForSettled } from './support/scenario';
 
 const CONSUMERS: AppName[] = ['payment-ingest', 'chain-settlement', 'orders', 'webhook-dispatch'];
 
@@ -13,16 +13,10 @@ const CONSUMERS: AppName[] = ['payment-ingest', 'chain-settlement', 'orders', 'w
 // earlier ones'). Inboxes must make all of it a no-op: no second payout, no second terminal event,
 // no second webhook.
 describe('c. every event delivered twice (consumer groups rewound to earliest)', () => {
-  let m: ScenarioMerchant;
-  let fromBlock: number;
-
-  beforeAll(async () => {
-    fromBlock = await chainHead();
-    m = await openMerchant('Chaos C redelivery');
-  });
-  afterAll(() => closeMerchants([m]));
+  const scenario = useScenario('Chaos C redelivery');
 
   it('changes nothing: no duplicate transfer, event or webhook', async () => {
+    const { m, fromBlock } = scenario;
     const orders = await m.merchant.createOrders(6, 30);
     m.orderUuids = orders.map((o) => o.uuid);
     for (const order of orders) await m.merchant.pay(order);

@@ -1,9 +1,9 @@
 import { waitFor } from '@onramp/testing';
 
-import { ScenarioMerchant, verifyScenario } from './support/invariants';
-import { chainHead, countBy, settlementStates } from './support/ledger-probe';
+import { expectEveryOrderPaidOnce, verifyScenario } from './support/invariants';
+import { countBy, settlementStates } from './support/ledger-probe';
 import { platformControl } from './support/platform-control';
-import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
+import { useScenario, waitForSettled } from './support/scenario';
 
 const PER_BATCH = 5;
 
@@ -21,16 +21,10 @@ const BATCHES = KILL_WHEN.length;
 // The worker that signs and broadcasts payouts dies without warning, again and again, at the
 // moments above. Stored signed bytes and the nonce lock must make every order paid exactly once anyway.
 describe('a. chain-settlement SIGKILLed repeatedly while 20 orders settle', () => {
-  let m: ScenarioMerchant;
-  let fromBlock: number;
-
-  beforeAll(async () => {
-    fromBlock = await chainHead();
-    m = await openMerchant('Chaos A settlement crash');
-  });
-  afterAll(() => closeMerchants([m]));
+  const scenario = useScenario('Chaos A settlement crash');
 
   it('completes all 20 orders, each paid exactly once, each webhook delivered', async () => {
+    const { m, fromBlock } = scenario;
     const orders = await m.merchant.createOrders(BATCHES * PER_BATCH, 10);
     m.orderUuids = orders.map((o) => o.uuid);
     const atKill: string[] = [];
@@ -54,14 +48,6 @@ describe('a. chain-settlement SIGKILLed repeatedly while 20 orders settle', () =
 
     await waitForSettled([m]);
     const verdict = await verifyScenario(`a. chain-settlement SIGKILL x${BATCHES}`, [m], fromBlock);
-    expect(verdict.problems).toEqual([]);
-    expect(verdict.figures).toMatchObject({
-      orders: 20,
-      completed: 20,
-      failed: 0,
-      transfersOnChain: 20,
-      duplicateTransfers: 0,
-      lost: 0,
-    });
+    expectEveryOrderPaidOnce(verdict, 20);
   });
 });

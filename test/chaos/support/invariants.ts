@@ -111,3 +111,17 @@ export async function verifyScenario(
   );
   return { figures, problems, report };
 }
+
+// What a scenario whose every order must complete asserts of its verdict: no problem, every order
+// completed and paid once on chain, none failed and none lost.
+export function expectEveryOrderPaidOnce(verdict: ScenarioVerdict, orders: number): void {
+  expect(verdict.problems).toEqual([]);
+  expect(verdict.figures).toMatchObject({
+    orders,
+    completed: orders,
+    failed: 0,
+    transfersOnChain: orders,
+    duplicateTransfers: 0,
+    lost: 0,
+  });
+}

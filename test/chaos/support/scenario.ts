@@ -2,7 +2,7 @@ import { waitFor } from '@onramp/testing';
 
 import { ChaosMerchant } from './chaos-merchant';
 import { ScenarioMerchant } from './invariants';
-import { waitForTerminalOrders } from './ledger-probe';
+import { chainHead, waitForTerminalOrders } from './ledger-probe';
 import { ProgrammableReceiver } from './programmable-receiver';
 
 // A merchant of its own per scenario (so figures and reconciliation are scoped to it), with a
@@ -37,4 +37,22 @@ export async function waitForSettled(merchants: ScenarioMerchant[], timeoutMs = 
       description: 'every webhook delivered',
     },
   );
+}
+
+export interface Scenario {
+  m: ScenarioMerchant;
+  /** The chain head before the scenario began: its on-chain evidence is read from here. */
+  fromBlock: number;
+}
+
+// The describe of a scenario with one merchant: the chain head taken and the merchant opened before
+// it, the merchant's receiver stopped after. The holder is filled once beforeAll ran.
+export function useScenario(name: string): Scenario {
+  const scenario = {} as Scenario;
+  beforeAll(async () => {
+    scenario.fromBlock = await chainHead();
+    scenario.m = await openMerchant(name);
+  });
+  afterAll(() => closeMerchants([scenario.m]));
+  return scenario;
 }
