@@ -1,29 +1,21 @@
 import { randomBytes } from 'node:crypto';
 
-import { Client } from 'pg';
-
 import { FieldCipher } from '@onramp/crypto';
 import { createDatabase } from '@onramp/testing';
 
 import { rekeyAuthSigningKeys } from './rekey-auth-keys';
+import { useRekeyDatabase } from './rekey-test-database';
 
 describe('rekeyAuthSigningKeys (real Postgres)', () => {
-  const oldKey = randomBytes(32).toString('hex');
-  const newKey = randomBytes(32).toString('hex');
-  let databaseUrl: string;
-  let db: Client;
-
-  beforeAll(async () => {
-    databaseUrl = await createDatabase(process.env['DATABASE_URL'] as string);
-    db = new Client({ connectionString: databaseUrl });
-    await db.connect();
+  const rekey = useRekeyDatabase(async (db) => {
     // The table as auth's migration creates it, reduced to the columns the rekey touches.
     await db.query(`CREATE SCHEMA auth`);
     await db.query(`CREATE TABLE auth.signing_keys (kid TEXT PRIMARY KEY, private_key_enc TEXT NOT NULL)`);
   });
-  afterAll(() => db?.end());
+  const { oldKey, newKey } = rekey;
 
   it('re-seals every signing key under the newest key, bound to its kid, resumably', async () => {
+    const { databaseUrl, db } = rekey;
     const old = new FieldCipher(oldKey);
     const kids = Array.from({ length: 5 }, (_, i) => `kid-${i}`);
     for (const kid of kids)
@@ -42,6 +34,7 @@ describe('rekeyAuthSigningKeys (real Postgres)', () => {
   });
 
   it('reports a database without auth, and refuses a value no key of the ring opens', async () => {
+    const { databaseUrl, db } = rekey;
     const other = await createDatabase(process.env['DATABASE_URL'] as string);
     expect(await rekeyAuthSigningKeys({ databaseUrl: other, keys: [newKey] })).toMatchObject({
       missing: ['auth.signing_keys'],

@@ -1,32 +1,23 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-
-import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
 
 import { FieldCipher } from '@onramp/crypto';
 import { idempotencyContext } from '@onramp/persistence';
-import { createDatabase } from '@onramp/testing';
 
 import { rekeyKyc } from './rekey-kyc';
+import { useRekeyDatabase } from './rekey-test-database';
 
 describe('rekeyKyc (real Postgres)', () => {
-  const oldKey = randomBytes(32).toString('hex');
-  const newKey = randomBytes(32).toString('hex');
-  let databaseUrl: string;
-  let db: Client;
-
-  beforeAll(async () => {
-    databaseUrl = await createDatabase(process.env['DATABASE_URL'] as string);
-    db = new Client({ connectionString: databaseUrl });
-    await db.connect();
+  const rekey = useRekeyDatabase(async (db) => {
     // The two tables as kyc's migrations create them, reduced to the columns the rekey touches.
     await db.query(`CREATE SCHEMA kyc`);
     await db.query(`CREATE TABLE kyc.kyc_users (uuid UUID PRIMARY KEY, pii TEXT NOT NULL)`);
     await db.query(`CREATE TABLE kyc.idempotency_keys (merchant_id UUID, key TEXT, response_body JSONB NOT NULL,
       PRIMARY KEY (merchant_id, key))`);
   });
-  afterAll(() => db?.end());
+  const { oldKey, newKey } = rekey;
 
   it('re-seals every user and idempotency record under the newest key, resumably, and seals plain records', async () => {
+    const { databaseUrl, db } = rekey;
     const old = new FieldCipher(oldKey);
     const users = Array.from({ length: 5 }, () => randomUUID());
     for (const uuid of users)

@@ -1,6 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-
-import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
 
 import {
   FieldCipher,
@@ -11,20 +9,12 @@ import {
   webhookBodyContext,
   webhookSecretContext,
 } from '@onramp/crypto';
-import { createDatabase } from '@onramp/testing';
 
 import { rekeyPayerData, rekeyWebhookSecrets } from './rekey-payer-data';
+import { useRekeyDatabase } from './rekey-test-database';
 
 describe('rekeyPayerData (real Postgres)', () => {
-  const oldKey = randomBytes(32).toString('hex');
-  const newKey = randomBytes(32).toString('hex');
-  let databaseUrl: string;
-  let db: Client;
-
-  beforeAll(async () => {
-    databaseUrl = await createDatabase(process.env['DATABASE_URL'] as string);
-    db = new Client({ connectionString: databaseUrl });
-    await db.connect();
+  const rekey = useRekeyDatabase(async (db) => {
     // The tables as the services' migrations create them, reduced to the columns the rekey touches;
     // no webhooks schema here (a database without that service): reported missing, not an error.
     await db.query(`CREATE SCHEMA payments; CREATE SCHEMA orders; CREATE SCHEMA settlement`);
@@ -40,9 +30,10 @@ describe('rekeyPayerData (real Postgres)', () => {
       `CREATE TABLE settlement.settlements (order_uuid UUID PRIMARY KEY, payer_account_holder_name TEXT NOT NULL)`,
     );
   });
-  afterAll(() => db?.end());
+  const { oldKey, newKey } = rekey;
 
   it('seals plain rows, re-seals old ones under the newest key with their index, resumably', async () => {
+    const { databaseUrl, db } = rekey;
     const old = new FieldCipher(oldKey);
     const credits: string[] = Array.from({ length: 5 }, () => randomUUID());
     for (const [i, id] of credits.entries()) {
@@ -117,6 +108,7 @@ describe('rekeyPayerData (real Postgres)', () => {
   });
 
   it("re-seals webhook-dispatch's signing secrets under the newest key of their own ring", async () => {
+    const { databaseUrl, db } = rekey;
     await db.query(`CREATE SCHEMA webhooks`);
     await db.query(
       `CREATE TABLE webhooks.endpoints (merchant_id UUID PRIMARY KEY, secret_enc TEXT NOT NULL)`,
