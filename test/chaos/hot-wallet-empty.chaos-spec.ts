@@ -9,7 +9,7 @@ import { chaosEnv } from './support/chaos-env';
 import { ScenarioMerchant, expectEveryOrderPaidOnce, verifyScenario } from './support/invariants';
 import { chainHead, orderStatuses, SettlementRow, settlementRows } from './support/ledger-probe';
 import { platformControl } from './support/platform-control';
-import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
+import { closeMerchants, openMerchant, placeOrders, waitForSettled } from './support/scenario';
 import { settlementMetric } from './support/settlement-evidence';
 
 const ORDERS = 5;
@@ -47,8 +47,7 @@ describe('i. hot wallet without USDC, then funded', () => {
   });
 
   it(`holds ${ORDERS} paid orders while the wallet is empty, completes them once it is funded`, async () => {
-    const orders = await m.merchant.createOrders(ORDERS, 80);
-    m.orderUuids = orders.map((o) => o.uuid);
+    const orders = await placeOrders(m, ORDERS, 80);
     for (const order of orders) await m.merchant.pay(order);
 
     const isHeld = (r: SettlementRow) => r.state === 'PENDING' && r.last_error?.startsWith(HELD) === true;

@@ -12,7 +12,7 @@ import {
   settlementStates,
 } from './support/ledger-probe';
 import { platformControl } from './support/platform-control';
-import { closeMerchants, openMerchant, waitForSettled } from './support/scenario';
+import { closeMerchants, openMerchant, placeOrders, waitForSettled } from './support/scenario';
 
 const RPC_TIMEOUT_MS = 500;
 const FAULT_MS = 3000;
@@ -53,8 +53,7 @@ describe('h. RPC node answering 5xx, dropping connections and stalling, then hea
   });
 
   it(`completes all ${ORDERS} orders exactly once after the node heals`, async () => {
-    const orders = await m.merchant.createOrders(ORDERS, 70);
-    m.orderUuids = orders.map((o) => o.uuid);
+    const orders = await placeOrders(m, ORDERS, 70);
     const during: string[] = [];
     const healSeconds: string[] = [];
     let next = 0;

@@ -3,7 +3,7 @@ import { waitFor } from '@onramp/testing';
 import { expectEveryOrderPaidOnce, verifyScenario } from './support/invariants';
 import { countBy, settlementStates } from './support/ledger-probe';
 import { platformControl } from './support/platform-control';
-import { useScenario, waitForSettled } from './support/scenario';
+import { placeOrders, useScenario, waitForSettled } from './support/scenario';
 
 const PER_BATCH = 5;
 
@@ -25,8 +25,7 @@ describe('a. chain-settlement SIGKILLed repeatedly while 20 orders settle', () =
 
   it('completes all 20 orders, each paid exactly once, each webhook delivered', async () => {
     const { m, fromBlock } = scenario;
-    const orders = await m.merchant.createOrders(BATCHES * PER_BATCH, 10);
-    m.orderUuids = orders.map((o) => o.uuid);
+    const orders = await placeOrders(m, BATCHES * PER_BATCH, 10);
     const atKill: string[] = [];
     for (let b = 0; b < BATCHES; b++) {
       const batch = orders.slice(b * PER_BATCH, (b + 1) * PER_BATCH);

@@ -1,6 +1,6 @@
 import { waitFor } from '@onramp/testing';
 
-import { ChaosMerchant } from './chaos-merchant';
+import { ChaosMerchant, PlacedOrder } from './chaos-merchant';
 import { ScenarioMerchant } from './invariants';
 import { chainHead, waitForTerminalOrders } from './ledger-probe';
 import { ProgrammableReceiver } from './programmable-receiver';
@@ -11,6 +11,13 @@ export async function openMerchant(name: string): Promise<ScenarioMerchant> {
   const receiver = new ProgrammableReceiver();
   const merchant = await ChaosMerchant.create(name, await receiver.start());
   return { merchant, receiver, orderUuids: [] };
+}
+
+// The scenario's orders, placed for its merchant and recorded as the ones its verdict covers.
+export async function placeOrders(m: ScenarioMerchant, count: number, firstAmount: number): Promise<PlacedOrder[]> {
+  const orders = await m.merchant.createOrders(count, firstAmount);
+  m.orderUuids = orders.map((o) => o.uuid);
+  return orders;
 }
 
 export async function closeMerchants(merchants: ScenarioMerchant[]): Promise<void> {
