@@ -1,4 +1,5 @@
 import {
+  BeforeApplicationShutdown,
   DynamicModule,
   Inject,
   Injectable,
@@ -43,9 +44,14 @@ export function createTransport(service: string, config: TransportConfig): Event
 }
 
 // Starts the relay and the consumer once every module registered its handlers (onModuleInit),
-// and stops them before the DataSource closes.
+// and stops them before the DataSource closes: in beforeApplicationShutdown, which Nest runs for
+// every module before any onApplicationShutdown (where TypeORM destroys the DataSource). A handler
+// still running then finishes against a live database; one stuck in its retries gives up (the
+// event is redelivered after the restart), so the transport's disconnect cannot wait forever.
 @Injectable()
-export class MessagingLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MessagingLifecycle
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly log = new Logger('Messaging');
 
   constructor(
@@ -67,6 +73,14 @@ export class MessagingLifecycle implements OnApplicationBootstrap, OnApplication
     return !this.consumer.hasHandlers() || this.transport.isConsuming();
   }
 
+  async beforeApplicationShutdown(): Promise<void> {
+    this.consumer.stop();
+    await this.relay.stop();
+    await this.transport.disconnect();
+  }
+
+  // Idempotent repeat, for a container that skips the hook above (a test closing a module without
+  // the shutdown sequence).
   async onApplicationShutdown(): Promise<void> {
     await this.relay.stop();
     await this.transport.disconnect();

@@ -50,6 +50,7 @@ export class EventConsumer {
   private readonly log = new Logger(EventConsumer.name);
   private readonly handlers = new Map<string, EventHandler<EventType>>();
   private readonly committedListeners: CommittedListener[] = [];
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -66,6 +67,13 @@ export class EventConsumer {
   // commit, instead of leaving the work to their next poll.
   onCommitted(listener: CommittedListener): void {
     this.committedListeners.push(listener);
+  }
+
+  // Shutdown: a handler that is failing stops retrying (its event is not marked handled, so it is
+  // delivered again after the restart) instead of holding the transport's disconnect, and with it
+  // the whole shutdown, for as long as its retries last.
+  stop(): void {
+    this.stopping.abort();
   }
 
   hasHandlers(): boolean {
@@ -124,6 +132,7 @@ export class EventConsumer {
         await this.applyOnce(event, handler);
         return;
       } catch (err) {
+        if (this.stopping.signal.aborted) throw err;
         const exhausted = err instanceof InvalidEventError || attempt >= maxAttempts;
         // A database that cannot be reached fails every event alike: an outage to wait out, not a
         // poison event. Dead-lettering then would park good events (a payout, a completion) for
@@ -137,7 +146,7 @@ export class EventConsumer {
         this.log.warn(
           `${event.type} ${event.id} attempt ${attempt} failed (${(err as Error).message}); ${why}`,
         );
-        await new Promise((r) => setTimeout(r, delay));
+        await abortableDelay(delay, this.stopping.signal);
       }
     }
   }
@@ -199,4 +208,17 @@ export class EventConsumer {
       },
     ]);
   }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }

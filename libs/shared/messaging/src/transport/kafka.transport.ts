@@ -23,6 +23,8 @@ interface Subscription {
   joined: boolean;
 }
 
+const DISCONNECT_TIMEOUT_MS = 10_000;
+
 export class KafkaTransport implements EventTransport {
   private readonly log = new Logger(KafkaTransport.name);
   private readonly kafka: Kafka;
@@ -207,9 +209,36 @@ export class KafkaTransport implements EventTransport {
     return this.subscriptions.every((s) => s.joined);
   }
 
+  // Bounded: kafkajs waits for a consumer's group join to finish before it leaves, and a join that
+  // keeps failing to find its coordinator (a broker under load, a group created a moment ago) retries
+  // for minutes. Past the bound the member is left to expire by its session timeout; nothing is lost,
+  // since what it had not committed is delivered again and the inbox dedupes it.
   async disconnect(): Promise<void> {
     this.stopping = true;
-    await Promise.allSettled(this.subscriptions.map((s) => s.consumer?.disconnect()));
-    await this.producer.disconnect().catch(() => undefined);
+    await Promise.allSettled(
+      this.subscriptions.map((s) =>
+        s.consumer ? this.bounded(s.consumer.disconnect(), 'consumer leave') : undefined,
+      ),
+    );
+    await this.bounded(
+      this.producer.disconnect().catch(() => undefined),
+      'producer disconnect',
+    );
+  }
+
+  private async bounded(work: Promise<void>, what: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), DISCONNECT_TIMEOUT_MS);
+    });
+    // A failure after the bound must not surface as an unhandled rejection: it is settled here too.
+    const settled = work.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    );
+    const outcome = await Promise.race([settled, timedOut]).finally(() => clearTimeout(timer));
+    if (outcome === 'timeout') {
+      this.log.warn(`Kafka ${what} took over ${DISCONNECT_TIMEOUT_MS} ms; not waiting any longer`);
+    }
   }
 }
