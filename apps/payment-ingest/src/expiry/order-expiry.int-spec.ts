@@ -4,8 +4,8 @@ import { join } from 'node:path';
 
 import { EventEnvelope, OrderCreatedV1, OrderFailedV2 } from '@onramp/contracts';
 import { ExpireOrdersUseCase, OrderEventsHandler } from '@onramp/payments-feature';
-import { operatorHeaders } from '@onramp/testing';
 
+import { uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 const FIXTURES = join(__dirname, '../../../../libs/payments/domain/fixtures');
@@ -104,12 +104,10 @@ describe('payment-ingest: unpaid orders expire after ORDER_TTL (integration)', (
     expect(await statusOf(old)).toBe('EXPIRED');
 
     // the payer's money arrives after all: it pays nothing and waits for the operator
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
-      payload: readFileSync(join(FIXTURES, 'camt054-001.02-de-sparkasse.xml'), 'utf8'),
-    });
+    const upload = await uploadStatement(
+      t,
+      readFileSync(join(FIXTURES, 'camt054-001.02-de-sparkasse.xml'), 'utf8'),
+    );
     expect(upload.statusCode).toBe(201);
     const late: { amount: string; reason: string }[] = await t.dataSource.query(
       `SELECT amount, suspense_reason AS reason FROM payments.bank_transactions WHERE matched_order_uuid = $1 OR matched_reference = $2`,

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { StatementInboxWatcher } from '@onramp/payments-feature';
-import { buildCamt054, generateRfReference } from '@onramp/sepa';
+import { generateRfReference } from '@onramp/sepa';
 
 import { operatorHeaders } from '@onramp/testing';
 
+import { collectionCamt054 } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 describe('payment-ingest: BANK_STATEMENT_INBOX (integration)', () => {
@@ -25,21 +26,15 @@ describe('payment-ingest: BANK_STATEMENT_INBOX (integration)', () => {
 
   it('books each complete file once, moves it to done/, and a broken one to failed/ with the reason', async () => {
     const statement = (messageId: string) =>
-      buildCamt054({
-        messageId,
-        accountIban: 'DE89370400440532013000',
-        accountHolder: 'Onramp Collections GmbH',
-        createdAt: new Date(),
-        credits: [
-          {
-            accountServicerRef: `${messageId}-1`,
-            amount: '12.34',
-            debtorName: 'Ada Lovelace',
-            debtorIban: 'DE02120300000000202051',
-            structuredReference: generateRfReference(),
-          },
-        ],
-      });
+      collectionCamt054(messageId, [
+        {
+          accountServicerRef: `${messageId}-1`,
+          amount: '12.34',
+          debtorName: 'Ada Lovelace',
+          debtorIban: 'DE02120300000000202051',
+          structuredReference: generateRfReference(),
+        },
+      ]);
     const id = randomUUID();
     writeFileSync(join(inbox, 'camt054-morning.xml'), statement(`INBOX-${id}`));
     writeFileSync(join(inbox, 'camt054-again.xml'), statement(`INBOX-${id}`)); // the same file twice
@@ -73,13 +68,7 @@ describe('payment-ingest: BANK_STATEMENT_INBOX (integration)', () => {
       structuredReference: reference,
     };
     const file = (messageId: string, entry: Record<string, unknown>) =>
-      buildCamt054({
-        messageId,
-        accountIban: 'DE89370400440532013000',
-        accountHolder: 'Onramp Collections GmbH',
-        createdAt: new Date(),
-        credits: [{ ...credit, ...entry } as never],
-      });
+      collectionCamt054(messageId, [{ ...credit, ...entry } as never]);
     writeFileSync(
       join(inbox, 'credit.xml'),
       file(`REV-${randomUUID()}`, { accountServicerRef: `C-${reference}` }),

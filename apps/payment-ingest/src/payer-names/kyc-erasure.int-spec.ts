@@ -4,9 +4,10 @@ import { Producer } from 'kafkajs';
 
 import { EventEnvelope, Topics } from '@onramp/contracts';
 import { DEVELOPMENT_KEYS, FieldCipher, kycHolderNameContext } from '@onramp/crypto';
-import { buildCamt054, generateRfReference } from '@onramp/sepa';
-import { envelope, operatorHeaders, produce, testKafka, waitFor } from '@onramp/testing';
+import { generateRfReference } from '@onramp/sepa';
+import { envelope, produce, testKafka, waitFor } from '@onramp/testing';
 
+import { collectionCamt054, uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 interface HolderRow {
@@ -85,27 +86,16 @@ describe('payment-ingest: kyc.user.erased drops the KYC holder name (integration
       createdAt: new Date().toISOString(),
     });
     await send(created, orderUuid);
-    const xml = buildCamt054({
-      messageId: `ERASED-${randomUUID()}`,
-      accountIban: 'DE89370400440532013000',
-      accountHolder: 'Onramp Collections GmbH',
-      createdAt: new Date(),
-      credits: [
-        {
-          accountServicerRef: `ERASED-${orderUuid}`,
-          amount: '40.00',
-          debtorName: 'Ada Lovelace',
-          debtorIban: 'DE02120300000000202051',
-          structuredReference: reference,
-        },
-      ],
-    });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
-      payload: xml,
-    });
+    const xml = collectionCamt054(`ERASED-${randomUUID()}`, [
+      {
+        accountServicerRef: `ERASED-${orderUuid}`,
+        amount: '40.00',
+        debtorName: 'Ada Lovelace',
+        debtorIban: 'DE02120300000000202051',
+        structuredReference: reference,
+      },
+    ]);
+    const res = await uploadStatement(t, xml);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ creditsBooked: 1, creditsMatched: 0 });
     const rows = await t.dataSource.query(

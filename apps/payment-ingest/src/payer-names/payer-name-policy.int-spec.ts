@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { EventEnvelope, KycUserRegisteredV1, OrderCreatedV1 } from '@onramp/contracts';
 import { DEVELOPMENT_KEYS, FieldCipher, kycHolderNameContext } from '@onramp/crypto';
 import { KycEventsHandler, OrderEventsHandler } from '@onramp/payments-feature';
-import { buildCamt054, generateRfReference } from '@onramp/sepa';
-import { operatorHeaders } from '@onramp/testing';
+import { generateRfReference } from '@onramp/sepa';
 
+import { collectionCamt054, uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 const RECIPIENT = '0x' + '3'.repeat(40);
@@ -66,41 +66,30 @@ describe('payment-ingest: payer name policy HOLD (integration)', () => {
     const own = await openOrder(user, '100.00');
     const thirdParty = await openOrder(user, '50.00');
     const unknownUser = await openOrder(stranger, '20.00');
-    const xml = buildCamt054({
-      messageId: `NAMES-${randomUUID()}`,
-      accountIban: 'DE89370400440532013000',
-      accountHolder: 'Onramp Collections GmbH',
-      createdAt: new Date(),
-      credits: [
-        {
-          accountServicerRef: 'N1',
-          amount: '100.00',
-          debtorName: 'MUELLER ZOE',
-          debtorIban: 'DE02120300000000202051',
-          structuredReference: own.reference,
-        },
-        {
-          accountServicerRef: 'N2',
-          amount: '50.00',
-          debtorName: 'Hans Schmidt',
-          debtorIban: 'DE02500105170137075030',
-          structuredReference: thirdParty.reference,
-        },
-        {
-          accountServicerRef: 'N3',
-          amount: '20.00',
-          debtorName: 'Somebody Else',
-          debtorIban: 'DE12500105170648489890',
-          structuredReference: unknownUser.reference,
-        },
-      ],
-    });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
-      payload: xml,
-    });
+    const xml = collectionCamt054(`NAMES-${randomUUID()}`, [
+      {
+        accountServicerRef: 'N1',
+        amount: '100.00',
+        debtorName: 'MUELLER ZOE',
+        debtorIban: 'DE02120300000000202051',
+        structuredReference: own.reference,
+      },
+      {
+        accountServicerRef: 'N2',
+        amount: '50.00',
+        debtorName: 'Hans Schmidt',
+        debtorIban: 'DE02500105170137075030',
+        structuredReference: thirdParty.reference,
+      },
+      {
+        accountServicerRef: 'N3',
+        amount: '20.00',
+        debtorName: 'Somebody Else',
+        debtorIban: 'DE12500105170648489890',
+        structuredReference: unknownUser.reference,
+      },
+    ]);
+    const res = await uploadStatement(t, xml);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ creditsBooked: 3, creditsMatched: 1 });
     const rows: { ref: string; check: string; reason: string | null; status: string }[] =
@@ -128,27 +117,16 @@ describe('payment-ingest: payer name policy HOLD (integration)', () => {
       ),
     );
     const reference = generateRfReference();
-    const xml = buildCamt054({
-      messageId: `EARLY-${randomUUID()}`,
-      accountIban: 'DE89370400440532013000',
-      accountHolder: 'Onramp Collections GmbH',
-      createdAt: new Date(),
-      credits: [
-        {
-          accountServicerRef: 'EARLY1',
-          amount: '30.00',
-          debtorName: 'Grace Hopper',
-          debtorIban: 'DE02120300000000202051',
-          structuredReference: reference,
-        },
-      ],
-    });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
-      payload: xml,
-    });
+    const xml = collectionCamt054(`EARLY-${randomUUID()}`, [
+      {
+        accountServicerRef: 'EARLY1',
+        amount: '30.00',
+        debtorName: 'Grace Hopper',
+        debtorIban: 'DE02120300000000202051',
+        structuredReference: reference,
+      },
+    ]);
+    const res = await uploadStatement(t, xml);
     expect(res.json()).toMatchObject({ creditsBooked: 1, creditsMatched: 0 });
     const orderUuid = randomUUID();
     const data = {

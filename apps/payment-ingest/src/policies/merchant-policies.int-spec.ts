@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope, OrderCreatedV1 } from '@onramp/contracts';
 import { OrderEventsHandler } from '@onramp/payments-feature';
-import { buildCamt054, generateRfReference } from '@onramp/sepa';
+import { generateRfReference } from '@onramp/sepa';
 import { operatorHeaders } from '@onramp/testing';
 
+import { collectionCamt054, uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 describe('payment-ingest: per-merchant payment policies (integration)', () => {
@@ -68,27 +69,16 @@ describe('payment-ingest: per-merchant payment policies (integration)', () => {
         .get(OrderEventsHandler)
         .onOrderCreated(created as unknown as EventEnvelope<'order.created', OrderCreatedV1>, m),
     );
-    const xml = buildCamt054({
-      messageId: `POLICY-${randomUUID()}`,
-      accountIban: 'DE89370400440532013000',
-      accountHolder: 'Onramp Collections GmbH',
-      createdAt: new Date(),
-      credits: [
-        {
-          accountServicerRef: 'P1',
-          amount: '205.00',
-          debtorName: 'Ada Lovelace',
-          debtorIban: 'DE02120300000000202051',
-          structuredReference: reference,
-        },
-      ],
-    });
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', ...operatorHeaders('POST', '/admin/bank-statements') },
-      payload: xml,
-    });
+    const xml = collectionCamt054(`POLICY-${randomUUID()}`, [
+      {
+        accountServicerRef: 'P1',
+        amount: '205.00',
+        debtorName: 'Ada Lovelace',
+        debtorIban: 'DE02120300000000202051',
+        structuredReference: reference,
+      },
+    ]);
+    const upload = await uploadStatement(t, xml);
     expect(upload.json()).toMatchObject({ creditsBooked: 1, creditsMatched: 0 });
     const rows: { reason: string }[] = await t.dataSource.query(
       `SELECT suspense_reason AS reason FROM payments.bank_transactions WHERE account_servicer_ref = 'P1'`,

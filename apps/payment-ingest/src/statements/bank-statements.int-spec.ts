@@ -8,6 +8,7 @@ import { OrderEventsHandler } from '@onramp/payments-feature';
 import { generateRfReference } from '@onramp/sepa';
 import { envelope, operatorHeaders } from '@onramp/testing';
 
+import { uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 
 const FIXTURES = join(__dirname, '../../../../libs/payments/domain/fixtures');
@@ -28,13 +29,7 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
   const merchant = randomUUID();
   const orderOf: Record<string, string> = {};
 
-  const upload = (xml: string, credential = operatorHeaders('POST', '/admin/bank-statements')) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/admin/bank-statements',
-      headers: { 'content-type': 'application/xml', ...credential },
-      payload: xml,
-    });
+  const upload = (xml: string, credential?: Record<string, string>) => uploadStatement(t, xml, credential);
   const confirmations = async (): Promise<Record<string, string>> => {
     const rows: { order: string; payed: string }[] = await t.dataSource.query(
       `SELECT envelope->'data'->>'orderUuid' AS order, envelope->'data'->>'payedAmount' AS payed
