@@ -6,7 +6,7 @@ import { operatorHeaders, waitFor } from '@onramp/testing';
 
 import { EventPublisher } from '../testing/event-publisher';
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
-import { ADDRESS } from '../testing/settlement-fixtures';
+import { postOrder } from '../testing/post-order';
 
 describe('admin orders API (integration)', () => {
   let t: OrdersTestApp;
@@ -19,12 +19,12 @@ describe('admin orders API (integration)', () => {
   const createFor = async (merchantId: string, amount: number) => {
     const kycUserUuid = randomUUID();
     t.kyc.users.set(kycUserUuid, { merchantId, status: 'APPROVED' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/orders/create',
-      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
-      payload: { amount, currency: 'EUR', recepientAddress: ADDRESS, kycUserUuid },
-    });
+    const res = await postOrder(
+      t,
+      { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
+      amount,
+      kycUserUuid,
+    );
     expect(res.statusCode).toBe(201);
     return res.json<{ uuid: string; reference: string }>();
   };

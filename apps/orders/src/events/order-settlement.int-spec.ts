@@ -7,6 +7,7 @@ import { TopicRecorder, waitFor } from '@onramp/testing';
 
 import { EventPublisher } from '../testing/event-publisher';
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
+import { postOrder } from '../testing/post-order';
 import {
   ADDRESS,
   CreatedOrder,
@@ -25,12 +26,12 @@ describe('order settlement events (integration)', () => {
   const user = randomUUID();
 
   const createOrder = async (amount = '100.10'): Promise<CreatedOrder> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/orders/create',
-      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchant)}` },
-      payload: { amount: Number(amount), currency: 'EUR', recepientAddress: ADDRESS, kycUserUuid: user },
-    });
+    const res = await postOrder(
+      t,
+      { authorization: `Bearer ${t.issuer.tokenFor(merchant)}` },
+      Number(amount),
+      user,
+    );
     expect(res.statusCode).toBe(201);
     return res.json();
   };

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { chooseCollectionAccount } from '@onramp/sepa';
 
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
+import { OrderPaymentDetails, postOrder } from '../testing/post-order';
 
 const ACCOUNTS = [
   { iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', name: 'Onramp Collections B.V.' },
@@ -34,26 +35,9 @@ describe('orders spread over several collection accounts (integration)', () => {
     t.kyc.users.set(kycUserUuid, { merchantId: merchant, status: 'APPROVED' });
     const used = new Set<string>();
     for (let i = 0; i < 12; i++) {
-      const created = await t.app.inject({
-        method: 'POST',
-        url: '/orders/create',
-        headers: auth,
-        payload: {
-          amount: 10 + i,
-          currency: 'EUR',
-          recepientAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-          kycUserUuid,
-        },
-      });
+      const created = await postOrder(t, auth, 10 + i, kycUserUuid);
       expect(created.statusCode).toBe(201);
-      const order = created.json<{
-        uuid: string;
-        iban: string;
-        bic: string;
-        reference: string;
-        beneficiaryName: string;
-        epcQrPayload: string;
-      }>();
+      const order = created.json<OrderPaymentDetails>();
       const expected = chooseCollectionAccount(ACCOUNTS, order.uuid);
       expect({ iban: order.iban, bic: order.bic, name: order.beneficiaryName }).toEqual(expected);
       expect(order.epcQrPayload.split('\n').slice(4, 7)).toEqual([

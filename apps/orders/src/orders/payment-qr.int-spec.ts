@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
+import { OrderPaymentDetails, postOrder } from '../testing/post-order';
 
 describe('GET /orders/:uuid/payment-qr and the EPC payload of payment details (integration)', () => {
   let t: OrdersTestApp;
@@ -19,26 +20,9 @@ describe('GET /orders/:uuid/payment-qr and the EPC payload of payment details (i
   it('gives the beneficiary name and the GiroCode payload, and draws it as an SVG for the merchant only', async () => {
     const kycUserUuid = randomUUID();
     t.kyc.users.set(kycUserUuid, { merchantId: merchant, status: 'APPROVED' });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/orders/create',
-      headers: auth(),
-      payload: {
-        amount: 100.5,
-        currency: 'EUR',
-        recepientAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-        kycUserUuid,
-      },
-    });
+    const created = await postOrder(t, auth(), 100.5, kycUserUuid);
     expect(created.statusCode).toBe(201);
-    const order = created.json<{
-      uuid: string;
-      iban: string;
-      bic: string;
-      reference: string;
-      beneficiaryName: string;
-      epcQrPayload: string;
-    }>();
+    const order = created.json<OrderPaymentDetails>();
     expect(order.beneficiaryName).toBe('Zoë Onramp Collections GmbH');
     expect(order.epcQrPayload.split('\n')).toEqual([
       'BCD',
@@ -79,7 +63,10 @@ describe('GET /orders/:uuid/payment-qr and the EPC payload of payment details (i
     // a finished order takes no payment: no payload, and no QR code to pay it with
     const db = new Client({ connectionString: t.databaseUrl });
     await db.connect();
-    await db.query(`UPDATE orders.orders SET status = 'FAILED', failed_at = now(), failure_reason = 'order expired' WHERE uuid = $1`, [order.uuid]);
+    await db.query(
+      `UPDATE orders.orders SET status = 'FAILED', failed_at = now(), failure_reason = 'order expired' WHERE uuid = $1`,
+      [order.uuid],
+    );
     await db.end();
     const details = await t.app.inject({
       method: 'GET',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
+import { postOrder } from '../testing/post-order';
 
 describe('GET /orders and /orders/:uuid/payment-details (integration)', () => {
   let t: OrdersTestApp;
@@ -9,17 +10,7 @@ describe('GET /orders and /orders/:uuid/payment-details (integration)', () => {
   const createFor = async (merchantId: string, amount: number) => {
     const kycUserUuid = randomUUID();
     t.kyc.users.set(kycUserUuid, { merchantId, status: 'APPROVED' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/orders/create',
-      headers: auth(merchantId),
-      payload: {
-        amount,
-        currency: 'EUR',
-        recepientAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-        kycUserUuid,
-      },
-    });
+    const res = await postOrder(t, auth(merchantId), amount, kycUserUuid);
     expect(res.statusCode).toBe(201);
     return res.json() as { uuid: string; amount: number };
   };
@@ -126,17 +117,7 @@ describe('GET /orders and /orders/:uuid/payment-details (integration)', () => {
     expect((await createFor(merchant, 0.5)).amount).toBe(0.5);
     const kycUserUuid = randomUUID();
     t.kyc.users.set(kycUserUuid, { merchantId: merchant, status: 'APPROVED' });
-    const tooMuch = await t.app.inject({
-      method: 'POST',
-      url: '/orders/create',
-      headers: auth(merchant),
-      payload: {
-        amount: 500.01,
-        currency: 'EUR',
-        recepientAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-        kycUserUuid,
-      },
-    });
+    const tooMuch = await postOrder(t, auth(merchant), 500.01, kycUserUuid);
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json().errors).toEqual([{ field: 'amount', message: 'amount must be at most 500 EUR' }]);
   });
