@@ -1,3 +1,5 @@
+import type { WebhookDelivery } from '@onramp/sdk';
+
 import { Cell, renderFields, renderTable } from './table';
 
 // What the admin API answers (apps/*/src/admin): only the fields the CLI shows are typed.
@@ -7,20 +9,8 @@ export interface Merchant {
   createdAt: string;
 }
 
-export interface Delivery {
-  id: string;
-  merchantId: string;
-  eventId: string;
-  eventType: string;
-  orderUuid: string;
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-}
+// A merchant's delivery as the SDK types it, with the merchant it belongs to (operators see all of them).
+export type Delivery = WebhookDelivery & { merchantId: string };
 
 export interface StatusChange {
   from: string | null;
