@@ -1,10 +1,13 @@
-import { randomUUID } from 'node:crypto';
-
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 
-import { createHttpApp } from '@onramp/http';
 import { KycModule, loadKycConfig } from '@onramp/kyc-feature';
-import { createDatabase, dropDatabase, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
+import {
+  createTestDatabase,
+  dropDatabase,
+  startHttpTestApp,
+  startTestTokenIssuer,
+  TestTokenIssuer,
+} from '@onramp/testing';
 
 export interface KycTestApp {
   app: NestFastifyApplication;
@@ -15,9 +18,7 @@ export interface KycTestApp {
 
 // The real kyc app on a fresh database, with a stand-in auth service for its tokens.
 export async function startKycTestApp(): Promise<KycTestApp> {
-  const server = process.env['DATABASE_URL'];
-  if (!server) throw new Error('DATABASE_URL is not set: run with jest.integration.config.js');
-  const databaseUrl = await createDatabase(server, `kyc_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`);
+  const { server, databaseUrl } = await createTestDatabase('kyc_test');
   const issuer = await startTestTokenIssuer();
   // A config of its own, built from the suite's environment (Postgres and Kafka from the global
   // setup) and what this test needs; the process environment stays as it was.
@@ -27,14 +28,7 @@ export async function startKycTestApp(): Promise<KycTestApp> {
     AUTH_URL: issuer.url,
     ONRAMP_MODE: 'sandbox',
   });
-  const app = await createHttpApp(KycModule.forRoot(config), {
-    name: 'kyc',
-    port: 0,
-    logging: { ...config.runtime.logging, level: 'warn' },
-    tracing: config.runtime.tracing,
-  });
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
+  const app = await startHttpTestApp(KycModule.forRoot(config), 'kyc', config.runtime);
   return {
     app,
     issuer,

@@ -1,15 +1,13 @@
-import { randomUUID } from 'node:crypto';
-
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { Topics } from '@onramp/contracts';
 
-import { createHttpApp } from '@onramp/http';
 import { loadOrdersConfig, OrdersModule } from '@onramp/orders-feature';
 import {
-  createDatabase,
+  createTestDatabase,
   dropDatabase,
   startGroupAtEnd,
+  startHttpTestApp,
   startTestTokenIssuer,
   TestTokenIssuer,
 } from '@onramp/testing';
@@ -28,10 +26,7 @@ export interface OrdersTestApp {
 // The real orders app on a fresh database and its own consumer group (other suites share the
 // broker), with stand-ins for the auth service (JWKS) and the KYC service's internal lookup.
 export async function startOrdersTestApp(env: Record<string, string> = {}): Promise<OrdersTestApp> {
-  const server = process.env['DATABASE_URL'];
-  if (!server) throw new Error('DATABASE_URL is not set: run with jest.integration.config.js');
-  const id = randomUUID().replace(/-/g, '').slice(0, 16);
-  const databaseUrl = await createDatabase(server, `orders_test_${id}`);
+  const { server, databaseUrl, id } = await createTestDatabase('orders_test');
   const consumerName = `orders-test-${id}`;
   const [issuer, kyc] = await Promise.all([
     startTestTokenIssuer(),
@@ -50,14 +45,7 @@ export async function startOrdersTestApp(env: Record<string, string> = {}): Prom
     }),
     consumerName,
   };
-  const app = await createHttpApp(OrdersModule.forRoot(config), {
-    name: 'orders',
-    port: 0,
-    logging: { ...config.runtime.logging, level: 'warn' },
-    tracing: config.runtime.tracing,
-  });
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
+  const app = await startHttpTestApp(OrdersModule.forRoot(config), 'orders', config.runtime);
   return {
     app,
     issuer,

@@ -4,7 +4,12 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 
 import { loadPaymentIngestConfig, PAYMENTS_SCHEMA, PaymentIngestModule } from '@onramp/payments-feature';
-import { createDatabase, startServiceTestApp, startTestTokenIssuer, TestTokenIssuer } from '@onramp/testing';
+import {
+  createTestDatabase,
+  startServiceTestApp,
+  startTestTokenIssuer,
+  TestTokenIssuer,
+} from '@onramp/testing';
 
 export interface PaymentIngestTestApp {
   app: NestFastifyApplication;
@@ -19,12 +24,7 @@ export interface PaymentIngestTestApp {
 export async function startPaymentIngestTestApp(
   env: Record<string, string> = {},
 ): Promise<PaymentIngestTestApp> {
-  const server = process.env['DATABASE_URL'];
-  if (!server) throw new Error('DATABASE_URL is not set: run with jest.integration.config.js');
-  const databaseUrl = await createDatabase(
-    server,
-    `payments_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-  );
+  const { databaseUrl } = await createTestDatabase('payments_test');
   const issuer = await startTestTokenIssuer();
   // A config of its own, built from the suite's environment (Postgres and Kafka from the global
   // setup) and what this test asks for; the process environment stays as it was.

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { Topics } from '@onramp/contracts';
 import { MessagingLifecycle } from '@onramp/messaging';
 import {
-  createDatabase,
+  createTestDatabase,
   startGroupAtEnd,
   startServiceTestApp,
   startTestTokenIssuer,
@@ -26,12 +26,7 @@ export interface WebhookTestApp {
 // group unique to this run, so a parallel run on the same broker cannot take our events; it starts at
 // the current end of the topics, so it does not replay what other runs left there.
 export async function startWebhookTestApp(env: Record<string, string> = {}): Promise<WebhookTestApp> {
-  const server = process.env['DATABASE_URL'];
-  if (!server) throw new Error('DATABASE_URL is not set: run with jest.integration.config.js');
-  const databaseUrl = await createDatabase(
-    server,
-    `webhooks_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-  );
+  const { databaseUrl } = await createTestDatabase('webhooks_test');
   const groupId = `onramp-webhook-dispatch-test-${randomUUID()}`;
   const [issuer] = await Promise.all([
     startTestTokenIssuer(),

@@ -45,6 +45,8 @@ export { ProgrammableReceiver } from './webhooks/programmable-receiver';
 export type { Answer, ReceivedDelivery } from './webhooks/programmable-receiver';
 export { startServiceTestApp } from './nest/service-test-app';
 export type { ServiceTestAppOptions } from './nest/service-test-app';
+export { createTestDatabase, startHttpTestApp } from './nest/http-test-app';
+export type { TestDatabase } from './nest/http-test-app';
 export { operatorHeaders, TEST_OPERATOR } from './auth/operator-headers';
 export { demoKycUser } from './fixtures/kyc-user';
 export type { DemoKycUser } from './fixtures/kyc-user';
