@@ -11,6 +11,7 @@ import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../
 import { CreditMatcher } from '../matching/credit-matcher';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
 import { OpenReferencesRepository } from '../references/open-references.repository';
+import { lockCreditInSuspense } from './suspense-credit';
 
 // The operator decides that a suspense credit pays an order (a typo in the reference, an amount
 // the policy held back). It pays exactly once: the credit and the order's reference are locked,
@@ -35,16 +36,10 @@ export class AssignCreditUseCase {
       const ref = await manager.findOneBy(OpenReferenceEntity, { orderUuid });
       if (!ref) throw notFound('order not found (no payment reference known for it)');
       await this.references.lockKeys(manager, [ref.reference]);
-      const credit = await manager
-        .createQueryBuilder(BankTransactionEntity, 't')
-        .setLock('pessimistic_write')
-        .where('t.id = :id', { id: creditId })
-        .getOne();
-      if (!credit) throw notFound('bank transaction not found');
-      if (credit.reversedAt) throw conflict('the bank took this credit back (reversal)');
-      if (credit.matchStatus === 'MATCHED' || credit.suspenseReason === null || credit.status !== 'BOOKED') {
-        throw conflict('only a booked credit waiting in suspense can be assigned');
-      }
+      const credit = await lockCreditInSuspense(manager, creditId, {
+        reversed: 'the bank took this credit back (reversal)',
+        notInSuspense: 'only a booked credit waiting in suspense can be assigned',
+      });
       const returned: unknown[] = await manager.query(
         `SELECT 1 FROM payments.returns WHERE bank_transaction_id = $1`,
         [credit.id],

@@ -9,10 +9,10 @@ import { conflict, notFound, ProblemException } from '@onramp/http';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { buildPain001Return } from '@onramp/payments-domain';
 
-import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { CollectionAccounts } from '../accounts/collection-accounts';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
+import { lockCreditInSuspense } from './suspense-credit';
 
 // Sends a suspense credit back to its payer: records the return (one per credit, unique) with its
 // pain.001.001.09 in one transaction, then drops the file in the returns outbox for the bank.
@@ -32,16 +32,10 @@ export class ReturnCreditUseCase {
 
   async execute(creditId: string, reason: string, actor: AdminActor): Promise<{ returnId: string }> {
     const created = await this.dataSource.transaction(async (manager) => {
-      const credit = await manager
-        .createQueryBuilder(BankTransactionEntity, 't')
-        .setLock('pessimistic_write')
-        .where('t.id = :id', { id: creditId })
-        .getOne();
-      if (!credit) throw notFound('bank transaction not found');
-      if (credit.reversedAt) throw conflict('the bank took this credit back (reversal): nothing to return');
-      if (credit.matchStatus === 'MATCHED' || credit.suspenseReason === null || credit.status !== 'BOOKED') {
-        throw conflict('only a booked credit waiting in suspense can be returned');
-      }
+      const credit = await lockCreditInSuspense(manager, creditId, {
+        reversed: 'the bank took this credit back (reversal): nothing to return',
+        notInSuspense: 'only a booked credit waiting in suspense can be returned',
+      });
       const payerIban = this.payerData.open('bank-transaction', credit.id, 'payer-iban', credit.payerIban);
       const payerName = this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName);
       if (!payerIban) throw new ProblemException(422, 'the credit has no payer IBAN to return it to');
