@@ -3,6 +3,8 @@ import { relative } from 'node:path';
 
 import { OpenAPIObject } from '@nestjs/swagger';
 
+import { ORDER_WEBHOOK_FIELDS } from '@onramp/testing';
+
 import { documentPath, platformVersion, REPO_ROOT } from './generate';
 import { buildOpenApiDocuments, DOCUMENT_HOSTS, PUBLIC_HOSTS, renderDocument } from './openapi-documents';
 import { DocumentHost, PublicHost } from './public-apps';
@@ -18,46 +20,6 @@ type Schema = {
 const SPEC_OPERATIONS: Record<PublicHost, string[]> = {
   base: ['post /auth/token', 'post /orders/create', 'get /orders/{uuid}/payment-details', 'get /orders'],
   kyc: ['post /auth/token', 'post /kyc/add', 'get /kyc/get-all', 'get /kyc/{uuid}'],
-};
-
-// docs/api.md, Events: the fields of each webhook body, in its order.
-const SPEC_WEBHOOK_FIELDS = {
-  'order.completed': [
-    'event',
-    'status',
-    'orderUuid',
-    'userUuid',
-    'amount',
-    'payedAmount',
-    'payerAccountHolderName',
-    'currency',
-    'fxRateBase',
-    'fxRateEffective',
-    'fxRateUpdatedAt',
-    'sentTokenAmount',
-    'sentTokenCurrency',
-    'reference',
-    'recipientAddress',
-    'transactionHash',
-    'message',
-    'timestamp',
-  ],
-  'order.failed': [
-    'event',
-    'status',
-    'orderUuid',
-    'userUuid',
-    'amount',
-    'payedAmount',
-    'sentTokenAmount',
-    'sentTokenCurrency',
-    'currency',
-    'reference',
-    'recipientAddress',
-    'transactionHash',
-    'message',
-    'timestamp',
-  ],
 };
 
 const schemaOf = (doc: OpenAPIObject, name: string): Schema =>
@@ -168,7 +130,7 @@ describe('OpenAPI documents (docs/openapi)', () => {
     );
   });
 
-  it.each(Object.entries(SPEC_WEBHOOK_FIELDS))(
+  it.each(Object.entries(ORDER_WEBHOOK_FIELDS))(
     'has the %s webhook with exactly the fields of docs/api.md',
     (event, fields) => {
       const webhook = docs.base.webhooks?.[event]?.post;

@@ -42,6 +42,7 @@ export {
 export { TopicRecorder } from './kafka/topic-recorder';
 export type { RecordedEvent } from './kafka/topic-recorder';
 export { ProgrammableReceiver } from './webhooks/programmable-receiver';
+export { ORDER_WEBHOOK_FIELDS } from './webhooks/order-webhook-fields';
 export type { Answer, ReceivedDelivery } from './webhooks/programmable-receiver';
 export { startServiceTestApp } from './nest/service-test-app';
 export type { ServiceTestAppOptions } from './nest/service-test-app';
