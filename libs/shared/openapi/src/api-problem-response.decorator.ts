@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath, OpenAPIObject } from '@nestjs/swagger';
+import { ApiExtraModels, ApiParam, ApiResponse, getSchemaPath, OpenAPIObject } from '@nestjs/swagger';
 
 import { FieldError, ProblemBody, SharedProblemTypes, titleFor } from '@onramp/http';
 
@@ -70,3 +70,8 @@ export const ApiJsonBodyProblems = (accepted = '`application/json`') =>
       detail: 'unsupported content type; send application/json',
     }),
   );
+
+// A uuid in the path, described for the caller (where it comes from). Its 400 is ApiUuidParamProblem,
+// listed with the endpoint's other problems.
+export const ApiUuidPathParam = (name: string, description: string) =>
+  ApiParam({ name, description, schema: { type: 'string', format: 'uuid' } });

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
 import {
   ApiIdempotencyKey,
@@ -7,6 +7,7 @@ import {
   ApiPaginatedResponse,
   ApiProblemResponse,
   ApiUuidParamProblem,
+  ApiUuidPathParam,
   ApiValidationProblem,
 } from '@onramp/openapi';
 
@@ -55,11 +56,7 @@ export const ApiListKycUsers = () =>
 export const ApiGetKycUser = () =>
   applyDecorators(
     ApiOperation({ operationId: 'getKycUser', summary: 'Get an end user' }),
-    ApiParam({
-      name: 'uuid',
-      description: 'The `uuid` returned by `POST /kyc/add`.',
-      schema: { type: 'string', format: 'uuid' },
-    }),
+    ApiUuidPathParam('uuid', 'The `uuid` returned by `POST /kyc/add`.'),
     ApiOkResponse({ description: 'The KYC object.', type: KycUserResponseBody }),
     ApiUuidParamProblem('uuid'),
     ApiProblemResponse(404, 'No user with this uuid was registered by the calling merchant.', {

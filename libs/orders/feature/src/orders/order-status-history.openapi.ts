@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema } from '@nestjs/swagger';
 
-import { ApiProblemResponse, ApiUuidParamProblem } from '@onramp/openapi';
+import { ApiProblemResponse, ApiUuidParamProblem, ApiUuidPathParam } from '@onramp/openapi';
 import { ORDER_STATUSES, OrderStatus } from '@onramp/orders-domain';
 
 export interface MerchantStatusChange {
@@ -43,11 +43,7 @@ export const ApiGetStatusHistory = () =>
       summary: 'Get the status history of an order',
       description: 'Every status the order took, oldest first.',
     }),
-    ApiParam({
-      name: 'uuid',
-      description: 'The order `uuid` from the create-order response.',
-      schema: { type: 'string', format: 'uuid' },
-    }),
+    ApiUuidPathParam('uuid', 'The order `uuid` from the create-order response.'),
     ApiOkResponse({ description: 'The status changes.', type: OrderStatusChangeResponse, isArray: true }),
     ApiUuidParamProblem('uuid'),
     ApiProblemResponse(404, 'No order with this uuid belongs to the calling merchant.', {

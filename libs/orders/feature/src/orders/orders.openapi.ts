@@ -1,12 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiProduces,
-} from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 
 import {
   ApiIdempotencyKey,
@@ -14,6 +7,7 @@ import {
   ApiPaginatedResponse,
   ApiProblemResponse,
   ApiUuidParamProblem,
+  ApiUuidPathParam,
   ApiValidationProblem,
 } from '@onramp/openapi';
 
@@ -96,11 +90,7 @@ export const ApiGetPaymentDetails = () =>
       summary: 'Get an order',
       description: 'The order with its payment details and current status.',
     }),
-    ApiParam({
-      name: 'uuid',
-      description: 'The order `uuid` from the create-order response.',
-      schema: { type: 'string', format: 'uuid' },
-    }),
+    ApiUuidPathParam('uuid', 'The order `uuid` from the create-order response.'),
     ApiOkResponse({ description: 'The order.', type: OrderResponseBody }),
     ApiUuidParamProblem('uuid'),
     ApiProblemResponse(404, 'No order with this uuid belongs to the calling merchant.', {
@@ -116,11 +106,7 @@ export const ApiGetPaymentQr = () =>
       description:
         'An SVG QR code of the payment details (EPC069-12 "GiroCode", error correction M, the order\'s `epcQrPayload`): IBAN, BIC, beneficiary name, amount and the RF reference in the structured field. The end user scans it in a banking app instead of typing them. Only while the order is `CREATED`.',
     }),
-    ApiParam({
-      name: 'uuid',
-      description: 'The order `uuid` from the create-order response.',
-      schema: { type: 'string', format: 'uuid' },
-    }),
+    ApiUuidPathParam('uuid', 'The order `uuid` from the create-order response.'),
     ApiProduces('image/svg+xml'),
     ApiOkResponse({
       description: 'The QR code as an SVG image (black on white, with its quiet zone).',
