@@ -3,6 +3,8 @@ import { Client } from 'pg';
 import { FieldCipher } from '@onramp/crypto';
 import { idempotencyContext } from '@onramp/persistence';
 
+import { inBatches } from './sealed-tables';
+
 // Re-seals KYC's PII under the newest key of the ring: every user's PII (associated data: the user's
 // uuid, as kyc's KycPiiCipher binds it) and every idempotency record of POST /kyc/add (sealed, or
 // still plain JSON from before sealing). Batches of `batchSize`, each in its own transaction with
@@ -68,21 +70,5 @@ export async function rekeyKyc(opts: RekeyOptions): Promise<RekeyReport> {
     return { keyId: cipher.keyId, kycUsers, idempotencyRecords };
   } finally {
     await client.end();
-  }
-}
-
-async function inBatches(client: Client, batch: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    await client.query('BEGIN');
-    try {
-      const n = await batch();
-      await client.query('COMMIT');
-      total += n;
-      if (n === 0) return total;
-    } catch (err) {
-      await client.query('ROLLBACK');
-      throw err;
-    }
   }
 }

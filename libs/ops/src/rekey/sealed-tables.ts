@@ -96,7 +96,9 @@ async function resealBatch(
   return rows.length;
 }
 
-async function inBatches(client: Client, batch: () => Promise<number>): Promise<number> {
+// Runs `batch` in its own transaction until it handles no row: each batch commits on its own, so a
+// stopped rekey resumes where it was. Returns the rows handled in all.
+export async function inBatches(client: Client, batch: () => Promise<number>): Promise<number> {
   let total = 0;
   for (;;) {
     await client.query('BEGIN');
