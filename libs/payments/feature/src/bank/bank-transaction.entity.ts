@@ -98,3 +98,15 @@ export class BankTransactionEntity {
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
   updatedAt!: Date;
 }
+
+// What a credit is when first booked, from a statement or the sandbox bank: not matched, its payer's
+// name not checked, nothing linked to it and nothing taken back yet.
+export const NEWLY_BOOKED = {
+  matchStatus: 'UNMATCHED',
+  payerNameCheck: null,
+  reversedAt: null,
+  reversalReason: null,
+  payoutStoppedAt: null,
+  matchedReference: null,
+  matchedOrderUuid: null,
+} as const satisfies Partial<BankTransactionEntity>;

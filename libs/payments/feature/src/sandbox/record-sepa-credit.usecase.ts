@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { OutboxRelay } from '@onramp/messaging';
 import { pickReference, referenceCandidates } from '@onramp/payments-domain';
 
-import { BankTransactionEntity, BankTransactionStatus } from '../bank/bank-transaction.entity';
+import { BankTransactionEntity, BankTransactionStatus, NEWLY_BOOKED } from '../bank/bank-transaction.entity';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CreditMatcher, MatchOutcome } from '../matching/credit-matcher';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
@@ -63,13 +63,7 @@ export class RecordSepaCreditUseCase {
       payerIban: this.payerData.seal('bank-transaction', id, 'payer-iban', payerIban),
       payerIbanIndex: this.payerData.ibanIndex(payerIban),
       status: input.status,
-      matchStatus: 'UNMATCHED',
-      payerNameCheck: null,
-      reversedAt: null,
-      reversalReason: null,
-      payoutStoppedAt: null,
-      matchedReference: null,
-      matchedOrderUuid: null,
+      ...NEWLY_BOOKED,
       createdAt: now,
       updatedAt: now,
     };

@@ -17,7 +17,7 @@ import {
   StatementTransaction,
 } from '@onramp/payments-domain';
 
-import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { BankTransactionEntity, NEWLY_BOOKED } from '../bank/bank-transaction.entity';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CollectionAccounts } from '../accounts/collection-accounts';
@@ -147,13 +147,7 @@ export class IngestBankStatementUseCase {
       payerIban: this.payerData.seal('bank-transaction', id, 'payer-iban', tx.debtorIban),
       payerIbanIndex: this.payerData.ibanIndex(tx.debtorIban),
       status: 'BOOKED',
-      matchStatus: 'UNMATCHED',
-      payerNameCheck: null,
-      reversedAt: null,
-      reversalReason: null,
-      payoutStoppedAt: null,
-      matchedReference: null,
-      matchedOrderUuid: null,
+      ...NEWLY_BOOKED,
       createdAt: now,
       updatedAt: now,
     };
