@@ -6,6 +6,7 @@ import { bool, commonEnv, int, loadEnv } from '@onramp/config';
 
 import { ensureSchema, serviceDataSourceOptions, ServiceDataSourceOptions } from './data-source';
 import { withMigrationLock } from './migration-lock';
+import { guardPoolConnections } from './pool-client-guard';
 import { waitForSchema } from './service-migrations';
 
 // Sandbox and `npm start` migrate at boot (under the migration lock); production waits for the
@@ -54,8 +55,10 @@ export function typeOrmRootFor(config: ServiceDatabaseConfig): DynamicModule {
       const o = config;
       const policy = o.boot;
       const log = new Logger(`migrations:${o.schema}`);
+      const db = new Logger(`database:${o.schema}`);
       if (!policy.migrateAtBoot) {
         const ds = await new DataSource(options!).initialize();
+        guardPoolConnections(ds, db);
         try {
           await waitForSchema(ds, o.schema, { timeoutMs: policy.schemaWaitMs, log: (m) => log.warn(m) });
         } catch (err) {
@@ -69,6 +72,7 @@ export function typeOrmRootFor(config: ServiceDatabaseConfig): DynamicModule {
         async () => {
           await ensureSchema(o.url, o.schema);
           const ds = await new DataSource(options!).initialize();
+          guardPoolConnections(ds, db);
           try {
             await ds.runMigrations({ transaction: 'each' });
           } catch (err) {
