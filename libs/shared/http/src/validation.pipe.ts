@@ -2,11 +2,12 @@ import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/commo
 
 import { badRequest, FieldError } from './problem.exception';
 
-function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
+// One { field, message } per failed constraint, nested fields as a.b.c.
+export function fieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
     const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
-    return [...own, ...flatten(e.children ?? [], field)];
+    return [...own, ...fieldErrors(e.children ?? [], field)];
   });
 }
 
@@ -17,7 +18,7 @@ export class ProblemValidationPipe extends ValidationPipe {
       whitelist: true,
       transform: true,
       forbidUnknownValues: true,
-      exceptionFactory: (errors) => badRequest('the request has invalid fields', flatten(errors)),
+      exceptionFactory: (errors) => badRequest('the request has invalid fields', fieldErrors(errors)),
     });
   }
 

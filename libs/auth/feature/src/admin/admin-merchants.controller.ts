@@ -7,14 +7,13 @@ import {
   ParseUUIDPipe,
   Post,
   Query,
-  Req,
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyReply } from 'fastify';
 
 import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
-import { badRequest, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { badRequest, Page, Paginated, PaginationQuery } from '@onramp/http';
 import { AdminActor } from '@onramp/persistence';
 
 import { CreatedMerchant, CreateMerchantUseCase } from '../merchants/create-merchant.usecase';
@@ -43,14 +42,9 @@ export class AdminMerchantsController {
   }
 
   @Get()
-  async list(
-    @Query() page: PaginationQuery,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<MerchantSummary[]> {
-    const { items, total } = await this.listMerchants.execute(page);
-    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
-    return items;
+  @Paginated()
+  list(@Query() page: PaginationQuery): Promise<Page<MerchantSummary>> {
+    return this.listMerchants.execute(page);
   }
 
   @Post(':merchantId/rotate-secret')

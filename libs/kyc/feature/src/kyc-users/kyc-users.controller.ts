@@ -15,7 +15,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { notFound, PaginationQuery, setPaginationHeaders, uuidParam } from '@onramp/http';
+import { notFound, Page, Paginated, PaginationQuery, uuidParam } from '@onramp/http';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { kycUserErased } from '../kyc-problem-types';
@@ -54,16 +54,13 @@ export class KycUsersController {
 
   // Declared before ':uuid' so "get-all" is never read as a uuid.
   @Get('get-all')
+  @Paginated()
   @ApiListKycUsers()
-  async list(
+  list(
     @CurrentMerchant() merchantId: string,
     @Query() page: PaginationQuery,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<KycUserResponse[]> {
-    const { items, total } = await this.queries.list(merchantId, page.limit, page.offset);
-    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
-    return items;
+  ): Promise<Page<KycUserResponse>> {
+    return this.queries.list(merchantId, page.limit, page.offset);
   }
 
   @Get(':uuid')

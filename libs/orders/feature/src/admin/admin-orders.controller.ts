@@ -1,8 +1,7 @@
-import { Controller, Get, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 
 import { AdminGuard } from '@onramp/auth';
-import { notFound, setPaginationHeaders, uuidParam } from '@onramp/http';
+import { notFound, Page, Paginated, uuidParam } from '@onramp/http';
 
 import { AdminOrderDetails, AdminOrderResponse, AdminOrdersQueries } from '../orders/admin-orders.queries';
 import { AdminOrdersQuery } from './admin-orders.query';
@@ -14,15 +13,9 @@ export class AdminOrdersController {
   constructor(private readonly queries: AdminOrdersQueries) {}
 
   @Get()
-  async list(
-    @Query() query: AdminOrdersQuery,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<AdminOrderResponse[]> {
-    const filter = { merchantId: query.merchantId, status: query.status };
-    const { items, total } = await this.queries.list(filter, query);
-    setPaginationHeaders(req, reply, { total, limit: query.limit, offset: query.offset });
-    return items;
+  @Paginated()
+  list(@Query() query: AdminOrdersQuery): Promise<Page<AdminOrderResponse>> {
+    return this.queries.list({ merchantId: query.merchantId, status: query.status }, query);
   }
 
   @Get(':uuid')

@@ -15,7 +15,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { conflict, notFound, PaginationQuery, setPaginationHeaders, uuidParam } from '@onramp/http';
+import { conflict, notFound, Page, Paginated, PaginationQuery, uuidParam } from '@onramp/http';
 import { encodeQr, qrToSvg } from '@onramp/sepa';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
@@ -51,16 +51,10 @@ export class OrdersController {
   }
 
   @Get()
+  @Paginated()
   @ApiListOrders()
-  async list(
-    @CurrentMerchant() merchantId: string,
-    @Query() page: PaginationQuery,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<OrderResponse[]> {
-    const { items, total } = await this.queries.list(merchantId, page.limit, page.offset);
-    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
-    return items;
+  list(@CurrentMerchant() merchantId: string, @Query() page: PaginationQuery): Promise<Page<OrderResponse>> {
+    return this.queries.list(merchantId, page.limit, page.offset);
   }
 
   @Get(':uuid/payment-details')

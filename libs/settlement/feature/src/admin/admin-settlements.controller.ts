@@ -1,20 +1,8 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { IsIn } from 'class-validator';
-import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
-import { badRequest, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { Page, Paginated, PaginationQuery, uuidParam } from '@onramp/http';
 import { AdminActor } from '@onramp/persistence';
 
 import { HeldSettlementsService, HeldSettlementView } from './held-settlements.service';
@@ -25,11 +13,6 @@ export class AdminSettlementsQuery extends PaginationQuery {
   state!: 'HELD';
 }
 
-const orderUuidParam = new ParseUUIDPipe({
-  exceptionFactory: () =>
-    badRequest('orderUuid must be a UUID', [{ field: 'orderUuid', message: 'orderUuid must be a UUID' }]),
-});
-
 // Operators only (the gateway's admin listener forwards /admin/settlements* here): settlements HELD
 // over a payout cap, and their release (scope `money`, checked by the gateway).
 @Controller('admin/settlements')
@@ -38,21 +21,16 @@ export class AdminSettlementsController {
   constructor(private readonly held: HeldSettlementsService) {}
 
   @Get()
-  async list(
-    @Query() query: AdminSettlementsQuery,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<HeldSettlementView[]> {
-    const { items, total } = await this.held.list(query);
-    setPaginationHeaders(req, reply, { total, limit: query.limit, offset: query.offset });
-    return items;
+  @Paginated()
+  list(@Query() query: AdminSettlementsQuery): Promise<Page<HeldSettlementView>> {
+    return this.held.list(query);
   }
 
   // Past its caps: back to PENDING, signed by the next pass of the worker.
   @Post(':orderUuid/release')
   @HttpCode(200)
   release(
-    @Param('orderUuid', orderUuidParam) orderUuid: string,
+    @Param('orderUuid', uuidParam('orderUuid')) orderUuid: string,
     @CurrentAdminActor() actor: AdminActor,
   ): Promise<{ orderUuid: string; state: 'PENDING' }> {
     return this.held.release(orderUuid.toLowerCase(), actor);

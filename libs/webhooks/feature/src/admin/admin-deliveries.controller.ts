@@ -1,20 +1,8 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 
 import { AdminGuard, CurrentAdminActor } from '@onramp/auth';
 import { AdminActor } from '@onramp/persistence';
-import { badRequest, notFound, setPaginationHeaders } from '@onramp/http';
+import { badRequest, notFound, Page, Paginated } from '@onramp/http';
 
 import { RedeliverUseCase } from '../deliveries/redeliver.usecase';
 import { AdminDeliveryView, SearchDeliveriesUseCase } from '../deliveries/search-deliveries.usecase';
@@ -30,15 +18,9 @@ export class AdminDeliveriesController {
   ) {}
 
   @Get()
-  async list(
-    @Query() query: AdminDeliveriesQuery,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<AdminDeliveryView[]> {
-    const filter = { merchantId: query.merchantId, status: query.status };
-    const { items, total } = await this.search.execute(filter, query);
-    setPaginationHeaders(req, reply, { total, limit: query.limit, offset: query.offset });
-    return items;
+  @Paginated()
+  list(@Query() query: AdminDeliveriesQuery): Promise<Page<AdminDeliveryView>> {
+    return this.search.execute({ merchantId: query.merchantId, status: query.status }, query);
   }
 
   // The merchant's redelivery, on the merchant's behalf: same checks, same 202/404/422.

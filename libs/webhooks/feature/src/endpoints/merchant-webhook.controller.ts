@@ -8,16 +8,13 @@ import {
   Post,
   Put,
   Query,
-  Req,
-  Res,
   UseGuards,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { badRequest, notFound, PaginationQuery, setPaginationHeaders } from '@onramp/http';
+import { badRequest, notFound, Page, Paginated, PaginationQuery } from '@onramp/http';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { DeliveryView } from '../deliveries/delivery.view';
@@ -73,16 +70,13 @@ export class MerchantWebhookController {
   }
 
   @Get('deliveries')
+  @Paginated()
   @ApiListDeliveries()
-  async deliveries(
+  deliveries(
     @CurrentMerchant() merchantId: string,
     @Query() page: PaginationQuery,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<DeliveryView[]> {
-    const { items, total } = await this.listDeliveries.execute(merchantId, page);
-    setPaginationHeaders(req, reply, { total, limit: page.limit, offset: page.offset });
-    return items;
+  ): Promise<Page<DeliveryView>> {
+    return this.listDeliveries.execute(merchantId, page);
   }
 
   @Post('deliveries/:id/redeliver')
