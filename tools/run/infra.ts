@@ -5,7 +5,7 @@
 //        [--no-postgres] [--no-kafka] [--no-chain]
 import { resolve } from 'node:path';
 
-import { findRepoRoot, startInfra } from '@onramp/platform-infra';
+import { findRepoRoot, loadInfraConfig, startInfra } from '@onramp/platform-infra';
 
 interface Args {
   dataDir?: string;
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   process.stderr.write(
     `[infra] starting${args.dataDir ? ` (data in ${args.dataDir})` : ' (ephemeral)'}...\n`,
   );
-  const infra = await startInfra(args);
+  const infra = await startInfra(loadInfraConfig(process.env), args);
   for (const r of infra.report) process.stderr.write(`[infra] ${r.name}: ${r.source}, ${r.ms} ms\n`);
   process.stderr.write(`[infra] up in ${Date.now() - t0} ms; Ctrl-C to stop\n`);
   for (const [key, value] of Object.entries(infra.env))

@@ -13,6 +13,7 @@ import {
 import { isPublicDevKey } from '@onramp/config';
 import { Contract, Wallet } from 'ethers';
 
+import type { InfraConfig } from './config';
 import { guardAgainstOrphan } from './orphan-guard';
 
 export interface StartChainOptions {
@@ -37,19 +38,27 @@ export interface ChainHandle {
 
 const DEFAULT_HOT_WALLET_USDC = 1_000_000n * 10n ** 6n;
 
-export async function startChain(opts: StartChainOptions = {}): Promise<ChainHandle> {
-  const hotWalletKey = opts.hotWalletKey || process.env['SETTLEMENT_SIGNER_KEY'] || ANVIL_HOT_WALLET_KEY;
-  const deployerKey = process.env['USDC_OWNER_KEY'] || ANVIL_DEPLOYER_KEY;
-  const usdc = opts.usdcForHotWallet ?? DEFAULT_HOT_WALLET_USDC;
+type ChainInfraConfig = Pick<InfraConfig, 'chain' | 'usdcAddress' | 'settlementSignerKey' | 'usdcOwnerKey'>;
 
-  const envRpcUrl = process.env['RPC_URL'];
+// RPC_URL (config.chain.rpcUrl) names an existing node, funded here unless USDC_ADDRESS names the
+// token; else a local anvil with the test USDC.
+export async function startChain(
+  config: ChainInfraConfig,
+  opts: StartChainOptions = {},
+): Promise<ChainHandle> {
+  const hotWalletKey = opts.hotWalletKey || config.settlementSignerKey || ANVIL_HOT_WALLET_KEY;
+  const deployerKey = config.usdcOwnerKey || ANVIL_DEPLOYER_KEY;
+  const usdc = opts.usdcForHotWallet ?? DEFAULT_HOT_WALLET_USDC;
+  const cacheDir = config.chain.cacheDir;
+
+  const envRpcUrl = config.chain.rpcUrl;
   if (envRpcUrl) {
     // a stale RPC_URL (say, exported by an earlier tools/run/infra.ts) is the usual cause here
     const fromEnv = async (): Promise<{ chainId: number; usdcAddress: string }> => ({
       chainId: await queryChainId(envRpcUrl),
       usdcAddress:
-        process.env['USDC_ADDRESS'] ||
-        (await fundHotWallet(envRpcUrl, deployerKey, hotWalletKey, usdc)).usdcAddress,
+        config.usdcAddress ||
+        (await fundHotWallet(envRpcUrl, deployerKey, hotWalletKey, usdc, cacheDir)).usdcAddress,
     });
     const { chainId, usdcAddress } = await fromEnv().catch((err: unknown) => {
       throw new Error(
@@ -69,6 +78,7 @@ export async function startChain(opts: StartChainOptions = {}): Promise<ChainHan
 
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const anvil = await startAnvil({
+    binary: config.chain.anvilBin,
     port: opts.port,
     chainId: opts.chainId,
     blockTimeSeconds: opts.blockTimeSeconds,
@@ -85,7 +95,8 @@ export async function startChain(opts: StartChainOptions = {}): Promise<ChainHan
     const tokenFile = opts.dataDir ? join(opts.dataDir, 'usdc.json') : undefined;
     let usdcAddress = tokenFile ? await previousToken(anvil.rpcUrl, tokenFile) : undefined;
     if (!usdcAddress) {
-      usdcAddress = (await fundHotWallet(anvil.rpcUrl, deployerKey, hotWalletKey, usdc)).usdcAddress;
+      usdcAddress = (await fundHotWallet(anvil.rpcUrl, deployerKey, hotWalletKey, usdc, cacheDir))
+        .usdcAddress;
       if (tokenFile) writeFileSync(tokenFile, JSON.stringify({ usdcAddress }));
     } else {
       await topUpHotWallet(anvil.rpcUrl, deployerKey, hotWalletKey, usdcAddress, usdc);
@@ -113,9 +124,16 @@ async function fundHotWallet(
   deployerKey: string,
   hotWalletKey: string,
   usdc: bigint,
+  artifactCacheDir: string | undefined,
 ): Promise<{ usdcAddress: string }> {
   const address = new Wallet(hotWalletKey).address;
-  const funded = await bootstrapLocalChain({ rpcUrl, deployerKey, fundAddresses: [address], usdcPerAddress: usdc });
+  const funded = await bootstrapLocalChain({
+    rpcUrl,
+    deployerKey,
+    fundAddresses: [address],
+    usdcPerAddress: usdc,
+    artifactCacheDir,
+  });
   if (!isPublicDevKey(hotWalletKey)) await setEthBalance(rpcUrl, address, HOT_WALLET_ETH);
   return funded;
 }

@@ -1,17 +1,18 @@
 import { request } from 'node:http';
 
+import type { DockerConfig } from './config';
+
 let probe: Promise<boolean> | undefined;
 
 // True when a Docker engine answers /_ping within the timeout. A socket file or a CLI alone is
 // not enough (this machine has the CLI and no daemon). ONRAMP_DOCKER=0 skips Docker entirely.
-export function dockerAvailable(timeoutMs = 1_500): Promise<boolean> {
-  if (process.env['ONRAMP_DOCKER'] === '0') return Promise.resolve(false);
-  probe ??= ping(timeoutMs);
+export function dockerAvailable(docker: DockerConfig, timeoutMs = 1_500): Promise<boolean> {
+  if (docker.setting === 'off') return Promise.resolve(false);
+  probe ??= ping(docker.host, timeoutMs);
   return probe;
 }
 
-function ping(timeoutMs: number): Promise<boolean> {
-  const host = process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock';
+function ping(host: string, timeoutMs: number): Promise<boolean> {
   let target: { socketPath: string } | { host: string; port: number };
   if (host.startsWith('unix://')) {
     target = { socketPath: host.slice('unix://'.length) };

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { freePort } from '@onramp/chain';
 
+import type { InfraConfig } from './config';
 import { dockerAvailable } from './docker';
 import { guardAgainstOrphan } from './orphan-guard';
 import { findRepoRoot, makeRunDir, removeRunDir } from './run-dir';
@@ -31,11 +31,20 @@ export interface KafkaHandle {
 // A cold Maven resolution of ~46 jars; later starts hit the jar cache and take seconds.
 const FIRST_START_TIMEOUT_MS = 10 * 60_000;
 
-export async function startKafka(opts: StartKafkaOptions = {}): Promise<KafkaHandle> {
-  const fromEnv = process.env['KAFKA_BROKERS'];
-  if (fromEnv) return { brokers: fromEnv, source: 'env', stop: async () => undefined };
-  if (opts.docker ?? (await dockerAvailable())) return startInDocker();
-  return startLocal(opts);
+type KafkaInfraConfig = Pick<
+  InfraConfig,
+  'kafkaBrokers' | 'docker' | 'kafkaLibsDir' | 'kafkaVersion' | 'scriptEnv'
+>;
+
+// KAFKA_BROKERS (config.kafkaBrokers) names an existing broker; else Docker, else a local one.
+export async function startKafka(
+  config: KafkaInfraConfig,
+  opts: StartKafkaOptions = {},
+): Promise<KafkaHandle> {
+  const existing = config.kafkaBrokers;
+  if (existing) return { brokers: existing, source: 'env', stop: async () => undefined };
+  if (opts.docker ?? (await dockerAvailable(config.docker))) return startInDocker();
+  return startLocal(config, opts);
 }
 
 async function startInDocker(): Promise<KafkaHandle> {
@@ -49,7 +58,7 @@ async function startInDocker(): Promise<KafkaHandle> {
   };
 }
 
-async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
+async function startLocal(config: KafkaInfraConfig, opts: StartKafkaOptions): Promise<KafkaHandle> {
   const persistent = Boolean(opts.kafkaHome);
   const runDir = persistent ? undefined : makeRunDir('kafka');
   const kafkaHome = opts.kafkaHome ?? (runDir as string);
@@ -57,14 +66,14 @@ async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
   const port = opts.port || (await freePort());
   const controllerPort = opts.controllerPort || (await freePortOtherThan(port));
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...config.scriptEnv,
     KAFKA_HOME: kafkaHome,
     KAFKA_PORT: String(port),
     KAFKA_CONTROLLER_PORT: String(controllerPort),
     KAFKA_KEEP_DATA: persistent ? '1' : '',
   };
 
-  const stopProgress = reportFirstFetch();
+  const stopProgress = reportFirstFetch(config);
   try {
     await runScript('start', env, FIRST_START_TIMEOUT_MS);
   } catch (err) {
@@ -103,10 +112,9 @@ async function startLocal(opts: StartKafkaOptions): Promise<KafkaHandle> {
 // The first start resolves the broker's jars from Maven Central (a minute or more, silent in the
 // script): say so, and keep saying that it is still going, so a first `npm run start:distributed`
 // does not look hung. Returns the function that ends the reports.
-function reportFirstFetch(): () => void {
-  const cache = join(process.env['ONRAMP_CACHE'] ?? join(homedir(), '.cache', 'onramp'), 'kafka');
-  const libs = process.env['KAFKA_LIBS_DIR'] ?? cache;
-  const complete = join(libs, `libs-${process.env['KAFKA_VERSION'] ?? '4.1.1'}`, '.complete');
+function reportFirstFetch(config: KafkaInfraConfig): () => void {
+  const libs = config.kafkaLibsDir;
+  const complete = join(libs, `libs-${config.kafkaVersion}`, '.complete');
   if (existsSync(complete)) return () => undefined;
   const t0 = Date.now();
   process.stderr.write(

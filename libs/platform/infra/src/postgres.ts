@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { freePort } from '@onramp/chain';
 import { Client } from 'pg';
 
+import type { InfraConfig } from './config';
 import { dockerAvailable } from './docker';
 import { guardAgainstOrphan } from './orphan-guard';
 import { makeRunDir, removeRunDir } from './run-dir';
@@ -29,13 +30,17 @@ export interface PostgresHandle {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
-export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresHandle> {
-  const fromEnv = process.env['DATABASE_URL'];
-  if (fromEnv) {
-    await assertReachable(fromEnv);
-    return { url: fromEnv, source: 'env', stop: async () => undefined };
+// DATABASE_URL (config.databaseUrl) names an existing server; else Docker, else an embedded one.
+export async function startPostgres(
+  config: Pick<InfraConfig, 'databaseUrl' | 'docker'>,
+  opts: StartPostgresOptions = {},
+): Promise<PostgresHandle> {
+  const existing = config.databaseUrl;
+  if (existing) {
+    await assertReachable(existing);
+    return { url: existing, source: 'env', stop: async () => undefined };
   }
-  if (opts.docker ?? (await dockerAvailable())) return startInDocker();
+  if (opts.docker ?? (await dockerAvailable(config.docker))) return startInDocker();
   return startEmbedded(opts);
 }
 

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 
 import { waitFor } from './wait-for';
 import { createDatabase } from './postgres';
+import { loadInfraConfig } from './config';
 import { InfraHandle, startInfra } from './start-infra';
 
 // Under jest the global setup already started everything, so this checks what every other
@@ -13,7 +14,7 @@ describe('startInfra', () => {
   let infra: InfraHandle;
 
   beforeAll(async () => {
-    infra = await startInfra();
+    infra = await startInfra(loadInfraConfig());
   });
   afterAll(async () => infra?.stop());
 

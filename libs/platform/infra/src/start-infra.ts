@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { assertChainPortFree } from '@onramp/chain';
 
 import { startChain } from './chain';
+import type { InfraConfig } from './config';
 import { startKafka } from './kafka';
 import { assertReachable, startPostgres } from './postgres';
 
@@ -45,16 +46,17 @@ interface Started {
   restartable?: RestartableServer;
 }
 
-// Starts the three servers in parallel. Each one honours its env var (an existing server) first,
-// then Docker, then a local process. If any fails, the others are stopped before rethrowing.
-export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHandle> {
+// Starts the three servers in parallel. Each one honours its existing server in `config`
+// (DATABASE_URL, KAFKA_BROKERS, RPC_URL) first, then Docker, then a local process. If any fails, the
+// others are stopped before rethrowing.
+export async function startInfra(config: InfraConfig, opts: StartInfraOptions = {}): Promise<InfraHandle> {
   const dir = (name: string): string | undefined => (opts.dataDir ? join(opts.dataDir, name) : undefined);
-  await preflight(opts);
+  await preflight(config, opts);
   const starts: Array<Promise<Started>> = [];
   if (opts.postgres !== false) {
     starts.push(
       timed('postgres', async () => {
-        const pg = await startPostgres({ dataDir: dir('postgres'), docker: opts.docker });
+        const pg = await startPostgres(config, { dataDir: dir('postgres'), docker: opts.docker });
         return {
           source: pg.source,
           env: { DATABASE_URL: pg.url },
@@ -67,7 +69,7 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
   if (opts.kafka !== false) {
     starts.push(
       timed('kafka', async () => {
-        const kafka = await startKafka({ kafkaHome: dir('kafka') });
+        const kafka = await startKafka(config, { kafkaHome: dir('kafka') });
         return {
           source: kafka.source,
           env: { KAFKA_BROKERS: kafka.brokers },
@@ -80,7 +82,11 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
   if (opts.chain !== false) {
     starts.push(
       timed('chain', async () => {
-        const chain = await startChain({ dataDir: dir('chain'), port: opts.chainPort, hotWalletKey: opts.hotWalletKey });
+        const chain = await startChain(config, {
+          dataDir: dir('chain'),
+          port: opts.chainPort,
+          hotWalletKey: opts.hotWalletKey,
+        });
         const env = {
           RPC_URL: chain.rpcUrl,
           CHAIN_ID: String(chain.chainId),
@@ -116,11 +122,11 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<InfraHan
 // The checks that take milliseconds, before the starts that take seconds (a fresh Postgres cluster,
 // the token deployment): a wrong DATABASE_URL or a taken chain port is reported at once, not after
 // the other servers have come up only to be stopped again.
-async function preflight(opts: StartInfraOptions): Promise<void> {
+async function preflight(config: InfraConfig, opts: StartInfraOptions): Promise<void> {
   const checks: Array<Promise<void>> = [];
-  const databaseUrl = process.env['DATABASE_URL'];
+  const databaseUrl = config.databaseUrl;
   if (opts.postgres !== false && databaseUrl) checks.push(assertReachable(databaseUrl));
-  if (opts.chain !== false && !process.env['RPC_URL'] && opts.chainPort)
+  if (opts.chain !== false && !config.chain.rpcUrl && opts.chainPort)
     checks.push(assertChainPortFree(opts.chainPort));
   const failures = (await Promise.allSettled(checks)).flatMap((r) =>
     r.status === 'rejected' ? [r.reason instanceof Error ? r.reason.message : String(r.reason)] : [],

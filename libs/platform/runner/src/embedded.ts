@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Logger } from '@nestjs/common';
 
-import { startInfra, waitFor } from '@onramp/platform-infra';
+import { loadInfraConfig, startInfra, waitFor } from '@onramp/platform-infra';
 
 import { claimDataDir } from './data-dir-lock';
 import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';
@@ -40,7 +40,7 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
     throw err;
   });
   const secrets = loadLocalSecrets(opts.dataDir, process.env, mode);
-  const infra = await startInfra({
+  const infra = await startInfra(loadInfraConfig(process.env), {
     dataDir: opts.dataDir,
     // State in a data dir needs local servers: a Postgres container would not keep it there
     // (ONRAMP_DOCKER, when set, still decides).

@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort } from '@onramp/chain';
-import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/platform-infra';
+import { findRepoRoot, InfraHandle, loadInfraConfig, startInfra, waitFor } from '@onramp/platform-infra';
 
 import { tail } from './log-tail';
 import { assertPortsFree } from './port-check';
@@ -95,7 +95,7 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
   assertLaunchable(mode, opts.env);
   await assertPortsFree(ports);
   const secrets = loadLocalSecrets(opts.dataDir, process.env, mode);
-  const infra = await startInfra({
+  const infra = await startInfra(loadInfraConfig(process.env), {
     dataDir: opts.dataDir,
     chainPort: opts.chainPort,
     hotWalletKey: secrets.SETTLEMENT_SIGNER_KEY,

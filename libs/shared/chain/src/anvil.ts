@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
+import { loadLocalChainConfig } from './config';
+
 // Anvil's default mnemonic ("test test ... junk") accounts: public keys known to everyone, never for real funds.
 export const ANVIL_DEPLOYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 export const ANVIL_HOT_WALLET_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -18,6 +20,7 @@ export interface StartAnvilOptions {
   stateIntervalSeconds?: number; // with stateFile: also dump every N seconds, so a SIGKILLed anvil keeps its chain
   slotsInAnEpoch?: number; // anvil's 'safe' block trails the head by this many blocks, 'finalized' by twice as many (default 32)
   startTimeoutMs?: number;
+  binary?: string; // default: ANVIL_BIN, else the @foundry-rs/anvil binary (see config.ts)
 }
 
 export interface AnvilHandle {
@@ -41,7 +44,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilHan
   if (opts.stateFile && opts.stateIntervalSeconds)
     args.push('--state-interval', String(opts.stateIntervalSeconds));
 
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(anvilBinary(opts.binary), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
@@ -116,8 +119,9 @@ export async function assertChainPortFree(port: number): Promise<void> {
   );
 }
 
-export function anvilBinary(): string {
-  if (process.env['ANVIL_BIN']) return process.env['ANVIL_BIN'];
+// The configured binary (ANVIL_BIN), else the one of this platform's @foundry-rs/anvil package.
+export function anvilBinary(configured: string | undefined = loadLocalChainConfig().anvilBin): string {
+  if (configured) return configured;
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
   let pkgDir: string;

@@ -10,6 +10,8 @@ export {
   startAnvil,
 } from './anvil';
 export type { AnvilHandle, StartAnvilOptions } from './anvil';
+export { loadLocalChainConfig } from './config';
+export type { LocalChainConfig } from './config';
 export { ERC20_ABI, TEST_USDC_ABI, TEST_USDC_ADMIN_ABI, USDC_DECIMALS } from './erc20';
 export { bootstrapLocalChain, deployTestUsdc, localProvider, setEthBalance } from './local-chain';
 export type { BootstrapLocalChainOptions } from './local-chain';

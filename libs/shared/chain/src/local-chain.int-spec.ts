@@ -1,6 +1,7 @@
 import { Contract, Wallet, parseEther, parseUnits } from 'ethers';
 
 import { AnvilHandle, startAnvil } from './anvil';
+import { loadLocalChainConfig } from './config';
 import { TEST_USDC_ABI } from './erc20';
 import { bootstrapLocalChain, localProvider, setEthBalance } from './local-chain';
 
@@ -11,8 +12,9 @@ describe('local chain with the test USDC', () => {
   let rpcUrl: string;
 
   beforeAll(async () => {
-    if (process.env['RPC_URL']) {
-      rpcUrl = process.env['RPC_URL'];
+    const { rpcUrl: shared } = loadLocalChainConfig();
+    if (shared) {
+      rpcUrl = shared;
     } else {
       anvil = await startAnvil();
       rpcUrl = anvil.rpcUrl;

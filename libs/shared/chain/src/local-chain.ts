@@ -9,6 +9,7 @@ export interface BootstrapLocalChainOptions {
   fundAddresses: string[];
   usdcPerAddress: bigint; // base units (6 decimals)
   ethPerAddress?: bigint; // wei; for addresses that are not pre-funded dev accounts
+  artifactCacheDir?: string; // where the compiled token is kept (compileTestUsdc's default otherwise)
 }
 
 // ethers v6 caches the pending nonce for 250 ms; anvil mines instantly, so back-to-back sends
@@ -17,10 +18,14 @@ export function localProvider(rpcUrl: string): JsonRpcProvider {
   return new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true });
 }
 
-export async function deployTestUsdc(rpcUrl: string, deployerKey: string): Promise<string> {
+export async function deployTestUsdc(
+  rpcUrl: string,
+  deployerKey: string,
+  artifactCacheDir?: string,
+): Promise<string> {
   const provider = localProvider(rpcUrl);
   try {
-    const { abi, bytecode } = compileTestUsdc();
+    const { abi, bytecode } = compileTestUsdc(artifactCacheDir);
     const factory = new ContractFactory(abi, bytecode, new Wallet(deployerKey, provider));
     const contract = await factory.deploy();
     await contract.waitForDeployment();
@@ -33,7 +38,7 @@ export async function deployTestUsdc(rpcUrl: string, deployerKey: string): Promi
 export async function bootstrapLocalChain(
   opts: BootstrapLocalChainOptions,
 ): Promise<{ usdcAddress: string }> {
-  const usdcAddress = await deployTestUsdc(opts.rpcUrl, opts.deployerKey);
+  const usdcAddress = await deployTestUsdc(opts.rpcUrl, opts.deployerKey, opts.artifactCacheDir);
   const provider = localProvider(opts.rpcUrl);
   try {
     const deployer = new Wallet(opts.deployerKey, provider);

@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 
 import type { JsonFragment } from 'ethers';
 
+import { loadLocalChainConfig } from './config';
+
 export interface ContractArtifact {
   abi: JsonFragment[];
   bytecode: string;
@@ -36,8 +38,9 @@ const SETTINGS = {
 };
 
 // Compiling with solc-js takes seconds (it loads an 8 MB wasm build), so the artifact is cached
-// on disk keyed by everything that changes the output.
-export function compileTestUsdc(): ContractArtifact {
+// on disk keyed by everything that changes the output, under `cacheDir` (default ONRAMP_CACHE, else
+// node_modules/.cache/onramp).
+export function compileTestUsdc(cacheDir = loadLocalChainConfig().cacheDir): ContractArtifact {
   const source = readFileSync(TEST_USDC_SOURCE_PATH, 'utf8');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load of a heavy module
   const solcVersion = (require('solc/package.json') as { version: string }).version;
@@ -45,7 +48,7 @@ export function compileTestUsdc(): ContractArtifact {
     .update(JSON.stringify({ source, solcVersion, SETTINGS }))
     .digest('hex')
     .slice(0, 16);
-  const cacheFile = join(cacheDir(), `test-usdc-${hash}.json`);
+  const cacheFile = join(cacheDir ?? defaultCacheDir(), `test-usdc-${hash}.json`);
   if (existsSync(cacheFile)) {
     return JSON.parse(readFileSync(cacheFile, 'utf8')) as ContractArtifact;
   }
@@ -74,8 +77,7 @@ function compile(source: string): ContractArtifact {
   return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
 }
 
-function cacheDir(): string {
-  if (process.env['ONRAMP_CACHE']) return process.env['ONRAMP_CACHE'];
+function defaultCacheDir(): string {
   for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
     if (existsSync(join(dir, 'node_modules'))) return join(dir, 'node_modules', '.cache', 'onramp');
   }

@@ -6,6 +6,7 @@ export {
   dropDatabase,
   findRepoRoot,
   guardAgainstOrphan,
+  loadInfraConfig,
   startChain,
   startInfra,
   startKafka,
@@ -14,6 +15,7 @@ export {
 } from '@onramp/platform-infra';
 export type {
   ChainHandle,
+  InfraConfig,
   InfraHandle,
   KafkaHandle,
   OrphanGuardOptions,

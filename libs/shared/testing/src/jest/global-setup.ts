@@ -1,6 +1,6 @@
 import './register-path-aliases'; // first: what follows imports @onramp/*
 
-import { InfraHandle, startInfra } from '@onramp/platform-infra';
+import { InfraHandle, loadInfraConfig, startInfra } from '@onramp/platform-infra';
 
 // Shared with global-teardown.ts: jest runs both in the same (main) process.
 export const INFRA_HANDLE = Symbol.for('onramp.testing.infra');
@@ -10,7 +10,7 @@ type WithInfra = typeof globalThis & { [INFRA_HANDLE]?: InfraHandle };
 // this returns, so the env vars set here reach every suite.
 export default async function globalSetup(): Promise<void> {
   const t0 = Date.now();
-  const infra = await startInfra();
+  const infra = await startInfra(loadInfraConfig());
   (globalThis as WithInfra)[INFRA_HANDLE] = infra;
   Object.assign(process.env, infra.env);
 
