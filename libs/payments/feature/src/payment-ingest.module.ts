@@ -16,6 +16,10 @@ import { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
 import { AdminPaymentPoliciesController } from './policies/admin-payment-policies.controller';
 import { MerchantPolicies } from './policies/merchant-policies';
 import { CollectionAccounts } from './accounts/collection-accounts';
+import { CollectionAccountsRepository } from './accounts/collection-accounts.repository';
+import { MerchantPoliciesRepository } from './policies/merchant-policies.repository';
+import { BankStatementsRepository } from './statements/bank-statements.repository';
+import { ReturnsRepository } from './statements/returns.repository';
 import { OpenReferencesRepository } from './references/open-references.repository';
 import { OrderEventsHandler } from './references/order-events.handler';
 import { RecordSepaCreditUseCase } from './sandbox/record-sepa-credit.usecase';
@@ -56,6 +60,10 @@ export class PaymentIngestModule {
         OpenReferencesRepository,
         BankTransactionsRepository,
         KycHoldersRepository,
+        ReturnsRepository,
+        BankStatementsRepository,
+        MerchantPoliciesRepository,
+        CollectionAccountsRepository,
         CreditMatcher,
         StatementCreditSettler,
         RecordSepaCreditUseCase,

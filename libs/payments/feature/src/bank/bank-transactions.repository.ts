@@ -25,8 +25,153 @@ export interface CreditLink {
   merchantId: string;
 }
 
+// A credit the bank took back, as the reversal found it.
+export interface ReversedCredit {
+  id: string;
+  matchStatus: string;
+  matchedOrderUuid: string | null;
+  matchedReference: string | null;
+  merchantId: string | null;
+  amount: string;
+}
+
+// What a reversal debit tells about the credit it takes back.
+export interface ReversalMatch {
+  payerIban: string | null;
+  payerIbanIndexes: string[]; // the blind indexes of payerIban under every key of the ring
+  amount: string;
+  candidateReferences: string[];
+  endToEndId: string | null; // null when the bank shows none
+  reversalRef: string;
+  reason: string;
+}
+
+const INSERT = `INSERT INTO ${BANK_TRANSACTIONS} (id, merchant_id, source, account_iban, account_servicer_ref,
+    statement_message_id, suspense_reason, reference_raw, remittance_information, end_to_end_id,
+    candidate_references, amount, currency, payer_name, payer_iban, payer_iban_index, payer_name_check,
+    status, match_status, matched_reference, matched_order_uuid, reversed_at, reversal_reason,
+    payout_stopped_at, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+    $22, $23, $24, $25, $26)`;
+
+function insertParams(c: BankTransactionEntity): unknown[] {
+  return [
+    c.id,
+    c.merchantId,
+    c.source,
+    c.accountIban,
+    c.accountServicerRef,
+    c.statementMessageId,
+    c.suspenseReason,
+    c.referenceRaw,
+    c.remittanceInformation,
+    c.endToEndId,
+    c.candidateReferences,
+    c.amount,
+    c.currency,
+    c.payerName,
+    c.payerIban,
+    c.payerIbanIndex,
+    c.payerNameCheck,
+    c.status,
+    c.matchStatus,
+    c.matchedReference,
+    c.matchedOrderUuid,
+    c.reversedAt,
+    c.reversalReason,
+    c.payoutStoppedAt,
+    c.createdAt,
+    c.updatedAt,
+  ];
+}
+
 @Injectable()
 export class BankTransactionsRepository {
+  async insert(db: EntityManager, credit: BankTransactionEntity): Promise<void> {
+    await db.query(INSERT, insertParams(credit));
+  }
+
+  // A statement credit already booked (same account and AcctSvcrRef) is left alone: false.
+  async insertOnce(db: EntityManager, credit: BankTransactionEntity): Promise<boolean> {
+    const inserted = await queryRows(
+      db,
+      `${INSERT} ON CONFLICT DO NOTHING RETURNING id`,
+      insertParams(credit),
+    );
+    return inserted.length > 0;
+  }
+
+  async findForUpdate(db: EntityManager, id: string): Promise<BankTransactionEntity | undefined> {
+    const [row] = await queryRows<BankTransactionEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t WHERE t.id = $1 FOR UPDATE`,
+      [id],
+    );
+    return row;
+  }
+
+  // Pays nothing and waits for the operator (no reference found, say).
+  async markSuspense(db: EntityManager, id: string, suspenseReason: string, at: Date): Promise<void> {
+    await db.query(`UPDATE ${BANK_TRANSACTIONS} SET suspense_reason = $2, updated_at = $3 WHERE id = $1`, [
+      id,
+      suspenseReason,
+      at,
+    ]);
+  }
+
+  // The latest booked statement credit, not reversed nor being returned, of the same payer IBAN (its
+  // blind index, or the plain IBAN for rows stored before sealing) and amount, naming one of the
+  // references or the end-to-end id: marked reversed, locked. undefined when none matches.
+  async reverseLatestMatching(db: EntityManager, match: ReversalMatch): Promise<ReversedCredit | undefined> {
+    const [row] = await queryRows<ReversedCredit>(
+      db,
+      `UPDATE ${BANK_TRANSACTIONS} SET reversed_at = now(), reversal_ref = $4, reversal_reason = $5, updated_at = now()
+       WHERE id = (
+         SELECT id FROM ${BANK_TRANSACTIONS}
+         WHERE source = 'STATEMENT' AND status = 'BOOKED' AND reversed_at IS NULL
+           AND (payer_iban_index = ANY($7::text[]) OR payer_iban = $1) AND amount = $2
+           AND (candidate_references && $3::text[] OR ($6::text IS NOT NULL AND end_to_end_id = $6))
+           AND NOT EXISTS (SELECT 1 FROM ${RETURNS} r WHERE r.bank_transaction_id = bank_transactions.id)
+         ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
+       RETURNING id, match_status AS "matchStatus", matched_order_uuid AS "matchedOrderUuid",
+         matched_reference AS "matchedReference", merchant_id AS "merchantId", amount::text AS amount`,
+      [
+        match.payerIban,
+        match.amount,
+        match.candidateReferences,
+        match.reversalRef,
+        match.reason,
+        match.endToEndId,
+        match.payerIbanIndexes,
+      ],
+    );
+    return row;
+  }
+
+  // Credits that pay nothing and wait for the operator (not being returned, not taken back), oldest first.
+  async listSuspense(db: EntityManager, limit: number): Promise<BankTransactionEntity[]> {
+    return queryRows<BankTransactionEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
+       WHERE t.suspense_reason IS NOT NULL AND t.match_status <> 'MATCHED' AND t.reversed_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM ${RETURNS} r WHERE r.bank_transaction_id = t.id)
+       ORDER BY t.created_at ASC, t.id ASC
+       LIMIT $1`,
+      [limit],
+    );
+  }
+
+  // Credits the bank took back, those that had paid an order first.
+  async listReversed(db: EntityManager, limit: number): Promise<BankTransactionEntity[]> {
+    return queryRows<BankTransactionEntity>(
+      db,
+      `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
+       WHERE t.reversed_at IS NOT NULL
+       ORDER BY t.match_status = 'MATCHED' DESC, t.reversed_at ASC
+       LIMIT $1`,
+      [limit],
+    );
+  }
   // The credit paid its reference.
   async markMatched(db: EntityManager, id: string, link: CreditLink, at: Date): Promise<void> {
     await db.query(

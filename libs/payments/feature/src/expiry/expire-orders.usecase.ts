@@ -5,6 +5,7 @@ import { Topics } from '@onramp/contracts';
 import { OutboxRelay, OutboxWriter } from '@onramp/messaging';
 
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig } from '../config';
+import { OpenReferencesRepository } from '../references/open-references.repository';
 
 export const ORDER_EXPIRED_REASON = 'order expired';
 
@@ -26,6 +27,7 @@ export class ExpireOrdersUseCase {
     private readonly outbox: OutboxWriter,
     private readonly relay: OutboxRelay,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+    private readonly references: OpenReferencesRepository,
   ) {}
 
   async execute(now: Date = new Date()): Promise<number> {
@@ -33,26 +35,15 @@ export class ExpireOrdersUseCase {
     let expired = 0;
     for (;;) {
       const batch = await this.dataSource.transaction(async (manager) => {
-        const rows: Array<{ reference: string; order_uuid: string; merchant_id: string }> =
-          await manager.query(
-            `SELECT reference, order_uuid, merchant_id FROM "payments"."open_references"
-           WHERE status = 'OPEN' AND created_at <= $1
-           ORDER BY created_at LIMIT ${BATCH}
-           FOR UPDATE SKIP LOCKED`,
-            [cutoff],
-          );
+        const rows = await this.references.lockExpirable(manager, cutoff, BATCH);
         for (const row of rows) {
-          await manager.query(
-            `UPDATE "payments"."open_references" SET status = 'EXPIRED', updated_at = $2
-             WHERE reference = $1 AND status = 'OPEN'`,
-            [row.reference, now],
-          );
+          await this.references.markExpired(manager, row.reference, now);
           await this.outbox.append(manager, {
             type: Topics.PaymentFailed,
-            key: row.order_uuid,
-            merchantId: row.merchant_id,
+            key: row.orderUuid,
+            merchantId: row.merchantId,
             data: {
-              orderUuid: row.order_uuid,
+              orderUuid: row.orderUuid,
               reference: row.reference,
               payedAmount: '0',
               reason: ORDER_EXPIRED_REASON,

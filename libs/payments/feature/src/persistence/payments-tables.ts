@@ -6,3 +6,6 @@ export const OPEN_REFERENCES = `"${PAYMENTS_SCHEMA}"."open_references"`;
 export const BANK_TRANSACTIONS = `"${PAYMENTS_SCHEMA}"."bank_transactions"`;
 export const KYC_HOLDERS = `"${PAYMENTS_SCHEMA}"."kyc_holders"`;
 export const RETURNS = `"${PAYMENTS_SCHEMA}"."returns"`;
+export const BANK_STATEMENTS = `"${PAYMENTS_SCHEMA}"."bank_statements"`;
+export const COLLECTION_ACCOUNTS = `"${PAYMENTS_SCHEMA}"."collection_accounts"`;
+export const MERCHANT_PAYMENT_POLICIES = `"${PAYMENTS_SCHEMA}"."merchant_payment_policies"`;

@@ -5,6 +5,7 @@ import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { AmountPolicy, DEFAULT_AMOUNT_POLICY, PayerNamePolicy } from '@onramp/payments-domain';
 
 import { PAYMENT_INGEST_CONFIG, PAYMENTS_SCHEMA, PaymentIngestConfig } from '../config';
+import { MerchantPoliciesRepository, MerchantPolicyRow } from './merchant-policies.repository';
 
 export interface MerchantPaymentPolicy {
   merchantId: string;
@@ -20,13 +21,6 @@ export interface PolicyChange {
   payerNamePolicy?: PayerNamePolicy | null; // null: back to the default
 }
 
-interface Row {
-  amount_policy: AmountPolicy;
-  payer_name_policy: PayerNamePolicy | null;
-  updated_by: string;
-  updated_at: Date;
-}
-
 // Per-merchant payment rules: what the settler applies to a credit for that merchant's order, and
 // what operators read and change (recorded in the admin audit log with the operator).
 @Injectable()
@@ -34,17 +28,14 @@ export class MerchantPolicies {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
+    private readonly repository: MerchantPoliciesRepository,
   ) {}
 
   async get(
     merchantId: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<MerchantPaymentPolicy> {
-    const rows: Row[] = await manager.query(
-      `SELECT amount_policy, payer_name_policy, updated_by, updated_at FROM payments.merchant_payment_policies WHERE merchant_id = $1`,
-      [merchantId],
-    );
-    return this.present(merchantId, rows[0]);
+    return this.present(merchantId, await this.repository.find(manager, merchantId));
   }
 
   async set(merchantId: string, change: PolicyChange, actor: AdminActor): Promise<MerchantPaymentPolicy> {
@@ -57,15 +48,14 @@ export class MerchantPolicies {
             ? null
             : before.payerNamePolicy
           : change.payerNamePolicy;
-      const rows: Row[] = await manager.query(
-        `INSERT INTO payments.merchant_payment_policies (merchant_id, amount_policy, payer_name_policy, updated_by)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (merchant_id) DO UPDATE SET amount_policy = EXCLUDED.amount_policy,
-           payer_name_policy = EXCLUDED.payer_name_policy, updated_by = EXCLUDED.updated_by, updated_at = now()
-         RETURNING amount_policy, payer_name_policy, updated_by, updated_at`,
-        [merchantId, amount, name, actor.operator],
+      const after = this.present(
+        merchantId,
+        await this.repository.upsert(manager, merchantId, {
+          amountPolicy: amount,
+          payerNamePolicy: name,
+          updatedBy: actor.operator,
+        }),
       );
-      const after = this.present(merchantId, rows[0]);
       await recordAdminAction(manager, PAYMENTS_SCHEMA, actor, {
         action: 'payment-policy.set',
         target: merchantId,
@@ -76,14 +66,14 @@ export class MerchantPolicies {
     });
   }
 
-  private present(merchantId: string, row: Row | undefined): MerchantPaymentPolicy {
+  private present(merchantId: string, row: MerchantPolicyRow | undefined): MerchantPaymentPolicy {
     return {
       merchantId,
-      amountPolicy: row?.amount_policy ?? DEFAULT_AMOUNT_POLICY,
-      payerNamePolicy: row?.payer_name_policy ?? this.config.payerNamePolicy,
-      payerNamePolicyIsDefault: !row?.payer_name_policy,
-      updatedBy: row?.updated_by ?? null,
-      updatedAt: row ? new Date(row.updated_at).toISOString() : null,
+      amountPolicy: row?.amountPolicy ?? DEFAULT_AMOUNT_POLICY,
+      payerNamePolicy: row?.payerNamePolicy ?? this.config.payerNamePolicy,
+      payerNamePolicyIsDefault: !row?.payerNamePolicy,
+      updatedBy: row?.updatedBy ?? null,
+      updatedAt: row ? new Date(row.updatedAt).toISOString() : null,
     };
   }
 }

@@ -135,4 +135,28 @@ export class OpenReferencesRepository {
       at,
     ]);
   }
+
+  // OPEN references created at or before the cutoff, oldest first, locked; a row a credit being
+  // matched holds is skipped (SKIP LOCKED), so expiry never waits for a payment nor overtakes it.
+  async lockExpirable(
+    db: EntityManager,
+    cutoff: Date,
+    limit: number,
+  ): Promise<Array<Pick<OpenReferenceEntity, 'reference' | 'orderUuid' | 'merchantId'>>> {
+    return queryRows(
+      db,
+      `SELECT reference, order_uuid AS "orderUuid", merchant_id AS "merchantId" FROM ${OPEN_REFERENCES}
+       WHERE status = 'OPEN' AND created_at <= $1
+       ORDER BY created_at LIMIT $2
+       FOR UPDATE SKIP LOCKED`,
+      [cutoff, limit],
+    );
+  }
+
+  async markExpired(db: EntityManager, reference: string, at: Date): Promise<void> {
+    await db.query(
+      `UPDATE ${OPEN_REFERENCES} SET status = 'EXPIRED', updated_at = $2 WHERE reference = $1 AND status = 'OPEN'`,
+      [reference, at],
+    );
+  }
 }

@@ -7,6 +7,7 @@ import { OutboxRelay } from '@onramp/messaging';
 import { pickReference, referenceCandidates } from '@onramp/payments-domain';
 
 import { BankTransactionEntity, BankTransactionStatus, NEWLY_BOOKED } from '../bank/bank-transaction.entity';
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CreditMatcher, MatchOutcome } from '../matching/credit-matcher';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
@@ -36,6 +37,7 @@ export class RecordSepaCreditUseCase {
     private readonly relay: OutboxRelay,
     private readonly payerData: PaymentsPayerData,
     private readonly references: OpenReferencesRepository,
+    private readonly credits: BankTransactionsRepository,
   ) {}
 
   async execute(
@@ -71,7 +73,7 @@ export class RecordSepaCreditUseCase {
     const outcome = await this.dataSource.transaction(
       async (manager): Promise<MatchOutcome | 'unmatched' | 'held'> => {
         await this.references.lockKeys(manager, candidates);
-        await manager.insert(BankTransactionEntity, credit);
+        await this.credits.insert(manager, credit);
         const ref = pickReference(
           await this.references.findMerchantsForUpdate(manager, input.merchantId, candidates),
           candidates,

@@ -18,6 +18,7 @@ import { badRequest, ProblemException } from '@onramp/http';
 import { AdminActor } from '@onramp/persistence';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 import { AssignCreditUseCase } from './assign-credit.usecase';
 import { ReturnCreditUseCase } from './return-credit.usecase';
@@ -51,6 +52,9 @@ export interface SuspenseCredit {
   createdAt: string;
 }
 
+// the most credits one listing shows
+const LIST_LIMIT = 500;
+
 // Operators only (the gateway serves /admin/* on its loopback listener).
 @Controller('admin')
 @UseGuards(AdminGuard)
@@ -61,6 +65,7 @@ export class AdminBankStatementsController {
     private readonly assignCredit: AssignCreditUseCase,
     private readonly payerData: PaymentsPayerData,
     private readonly returnCredit: ReturnCreditUseCase,
+    private readonly credits: BankTransactionsRepository,
   ) {}
 
   // Sends a suspense credit back to its payer: 202, the money leaves when the bank runs the pain.001.
@@ -115,25 +120,11 @@ export class AdminBankStatementsController {
       throw badRequest('give ?suspense=true or ?reversed=true', [
         { field: 'suspense', message: 'suspense=true or reversed=true is required' },
       ]);
-    const query = this.dataSource.getRepository(BankTransactionEntity).createQueryBuilder('t');
     if (reversed === 'true') {
-      const credits = await query
-        .where('t.reversed_at IS NOT NULL')
-        .orderBy(`t.match_status = 'MATCHED'`, 'DESC')
-        .addOrderBy('t.reversedAt', 'ASC')
-        .take(500)
-        .getMany();
+      const credits = await this.credits.listReversed(this.dataSource.manager, LIST_LIMIT);
       return credits.map((t) => ({ ...this.present(t), reason: reversedReason(t) }));
     }
-    const rows = await query
-      .where('t.suspense_reason IS NOT NULL')
-      .andWhere(`t.match_status <> 'MATCHED'`)
-      .andWhere('t.reversed_at IS NULL')
-      .andWhere('NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = t.id)')
-      .orderBy('t.createdAt', 'ASC')
-      .addOrderBy('t.id', 'ASC')
-      .take(500)
-      .getMany();
+    const rows = await this.credits.listSuspense(this.dataSource.manager, LIST_LIMIT);
     return rows.map((t) => this.present(t));
   }
 

@@ -6,11 +6,11 @@ import { conflict, notFound, ProblemException } from '@onramp/http';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { OutboxRelay } from '@onramp/messaging';
 
-import { BankTransactionEntity } from '../bank/bank-transaction.entity';
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { CreditMatcher } from '../matching/credit-matcher';
-import { OpenReferenceEntity } from '../references/open-reference.entity';
 import { OpenReferencesRepository } from '../references/open-references.repository';
+import { ReturnsRepository } from './returns.repository';
 import { lockCreditInSuspense } from './suspense-credit';
 
 // The operator decides that a suspense credit pays an order (a typo in the reference, an amount
@@ -25,6 +25,8 @@ export class AssignCreditUseCase {
     private readonly relay: OutboxRelay,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
     private readonly references: OpenReferencesRepository,
+    private readonly credits: BankTransactionsRepository,
+    private readonly returns: ReturnsRepository,
   ) {}
 
   async execute(
@@ -33,23 +35,18 @@ export class AssignCreditUseCase {
     actor: AdminActor,
   ): Promise<{ id: string; orderUuid: string; payedAmount: string }> {
     const result = await this.dataSource.transaction(async (manager) => {
-      const ref = await manager.findOneBy(OpenReferenceEntity, { orderUuid });
+      const ref = await this.references.findByOrder(manager, orderUuid);
       if (!ref) throw notFound('order not found (no payment reference known for it)');
       await this.references.lockKeys(manager, [ref.reference]);
-      const credit = await lockCreditInSuspense(manager, creditId, {
+      const credit = await lockCreditInSuspense(this.credits, manager, creditId, {
         reversed: 'the bank took this credit back (reversal)',
         notInSuspense: 'only a booked credit waiting in suspense can be assigned',
       });
-      const returned: unknown[] = await manager.query(
-        `SELECT 1 FROM payments.returns WHERE bank_transaction_id = $1`,
-        [credit.id],
-      );
-      if (returned.length > 0) throw conflict('this credit is being returned to its payer');
-      const locked = await manager
-        .createQueryBuilder(OpenReferenceEntity, 'r')
-        .setLock('pessimistic_write')
-        .where('r.reference = :reference', { reference: ref.reference })
-        .getOneOrFail();
+      if (await this.returns.existsForCredit(manager, credit.id))
+        throw conflict('this credit is being returned to its payer');
+      const locked = await this.references.findForUpdate(manager, ref.reference);
+      // references are never deleted: the row read above is still there
+      if (!locked) throw new Error(`open reference ${ref.reference} vanished`);
       if (locked.status !== 'OPEN') throw conflict('the order is already paid or finished');
       if (compareDecimal(credit.amount, this.config.maxAmount) > 0) {
         throw new ProblemException(
@@ -57,7 +54,7 @@ export class AssignCreditUseCase {
           `a credit above ORDER_MAX_AMOUNT (${this.config.maxAmount} EUR) never pays an order; return it`,
         );
       }
-      await manager.update(BankTransactionEntity, { id: credit.id }, { suspenseReason: null });
+      await this.credits.clearSuspenseReason(manager, credit.id);
       credit.suspenseReason = null;
       const outcome = await this.matcher.apply(manager, credit, locked, credit.amount);
       if (outcome !== 'confirmed') throw conflict('the credit could not pay the order');

@@ -18,11 +18,14 @@ import {
 } from '@onramp/payments-domain';
 
 import { BankTransactionEntity, NEWLY_BOOKED } from '../bank/bank-transaction.entity';
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CollectionAccounts } from '../accounts/collection-accounts';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 import { OpenReferencesRepository } from '../references/open-references.repository';
+import { BankStatementsRepository } from './bank-statements.repository';
+import { ReturnsRepository } from './returns.repository';
 
 export interface StatementCounts {
   messageId: string;
@@ -48,6 +51,9 @@ export class IngestBankStatementUseCase {
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
     private readonly payerData: PaymentsPayerData,
     private readonly references: OpenReferencesRepository,
+    private readonly credits: BankTransactionsRepository,
+    private readonly statements: BankStatementsRepository,
+    private readonly returns: ReturnsRepository,
   ) {}
 
   parse(xml: string): BankStatement {
@@ -78,12 +84,13 @@ export class IngestBankStatementUseCase {
         creditsMatched: 0,
         duplicates: 0,
       };
-      const first: unknown[] = await manager.query(
-        `INSERT INTO "payments"."bank_statements" (message_id, kind, version, entries, credits_booked, credits_matched, duplicates)
-         VALUES ($1, $2, $3, $4, 0, 0, 0) ON CONFLICT DO NOTHING RETURNING message_id`,
-        [statement.messageId, statement.kind, statement.version, statement.entryCount],
-      );
-      if (first.length === 0) return { ...result, duplicates: credits.length };
+      const first = await this.statements.insertOnce(manager, {
+        messageId: statement.messageId,
+        kind: statement.kind,
+        version: statement.version,
+        entries: statement.entryCount,
+      });
+      if (!first) return { ...result, duplicates: credits.length };
       for (const tx of statement.transactions) {
         if (tx.direction === 'DBIT' && tx.status === 'BOOK' && !tx.reversal)
           await this.settleReturn(manager, tx);
@@ -98,10 +105,7 @@ export class IngestBankStatementUseCase {
         else result.creditsBooked++;
         if (outcome === 'matched') result.creditsMatched++;
       }
-      await manager.query(
-        `UPDATE "payments"."bank_statements" SET credits_booked = $2, credits_matched = $3, duplicates = $4 WHERE message_id = $1`,
-        [statement.messageId, result.creditsBooked, result.creditsMatched, result.duplicates],
-      );
+      await this.statements.recordCounts(manager, statement.messageId, result);
       await recordAdminAction(manager, PAYMENTS_SCHEMA, actor, {
         action: 'bank-statement.upload',
         target: statement.messageId,
@@ -151,15 +155,7 @@ export class IngestBankStatementUseCase {
       createdAt: now,
       updatedAt: now,
     };
-    const inserted = await manager
-      .createQueryBuilder()
-      .insert()
-      .into(BankTransactionEntity)
-      .values(credit)
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    if ((inserted.raw as unknown[]).length === 0) return 'duplicate';
+    if (!(await this.credits.insertOnce(manager, credit))) return 'duplicate';
 
     const ref = pickReference(await this.references.findManyForUpdate(manager, candidates), candidates);
     if (!ref) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
@@ -197,54 +193,31 @@ export class IngestBankStatementUseCase {
     });
     const e2e = tx.endToEndId && tx.endToEndId !== 'NOTPROVIDED' ? tx.endToEndId : null;
     const reason = tx.returnReason ?? 'reversal';
-    // TypeORM answers an UPDATE ... RETURNING with [rows, affected count]
-    const [rows]: [
-      {
-        id: string;
-        match_status: string;
-        matched_order_uuid: string | null;
-        matched_reference: string | null;
-        merchant_id: string | null;
-        amount: string;
-      }[],
-      number,
-    ] = await manager.query(
-      `UPDATE payments.bank_transactions SET reversed_at = now(), reversal_ref = $4, reversal_reason = $5, updated_at = now()
-       WHERE id = (
-         SELECT id FROM payments.bank_transactions
-         WHERE source = 'STATEMENT' AND status = 'BOOKED' AND reversed_at IS NULL
-           AND (payer_iban_index = ANY($7::text[]) OR payer_iban = $1) AND amount = $2
-           AND (candidate_references && $3::text[] OR ($6::text IS NOT NULL AND end_to_end_id = $6))
-           AND NOT EXISTS (SELECT 1 FROM payments.returns r WHERE r.bank_transaction_id = bank_transactions.id)
-         ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
-       RETURNING id, match_status, matched_order_uuid, matched_reference, merchant_id, amount::text`,
-      [
-        tx.debtorIban,
-        tx.amount,
-        candidates,
-        tx.key,
-        reason,
-        e2e,
-        tx.debtorIban ? this.payerData.ibanIndexes(tx.debtorIban) : [],
-      ],
-    );
-    const credit = rows[0];
+    const credit = await this.credits.reverseLatestMatching(manager, {
+      payerIban: tx.debtorIban,
+      payerIbanIndexes: tx.debtorIban ? this.payerData.ibanIndexes(tx.debtorIban) : [],
+      amount: tx.amount,
+      candidateReferences: candidates,
+      endToEndId: e2e,
+      reversalRef: tx.key,
+      reason,
+    });
     if (!credit) {
       this.log.warn(`reversal ${tx.key} of ${tx.amount} EUR matches no booked credit; left for the operator`);
       return false;
     }
-    if (credit.match_status !== 'MATCHED' || !credit.matched_order_uuid || !credit.merchant_id) return false;
+    if (credit.matchStatus !== 'MATCHED' || !credit.matchedOrderUuid || !credit.merchantId) return false;
     this.log.error(
-      `credit ${credit.id} that paid order ${credit.matched_order_uuid} was reversed by the bank (${reason}): its payout is stopped if not signed yet, else check it`,
+      `credit ${credit.id} that paid order ${credit.matchedOrderUuid} was reversed by the bank (${reason}): its payout is stopped if not signed yet, else check it`,
     );
     await this.outbox.append(manager, {
       type: Topics.PaymentReversed,
-      key: credit.matched_order_uuid,
-      merchantId: credit.merchant_id,
+      key: credit.matchedOrderUuid,
+      merchantId: credit.merchantId,
       data: {
-        orderUuid: credit.matched_order_uuid,
+        orderUuid: credit.matchedOrderUuid,
         bankTransactionId: credit.id,
-        reference: credit.matched_reference ?? '',
+        reference: credit.matchedReference ?? '',
         amount: normalizeDecimal(credit.amount),
         reason,
       },
@@ -257,17 +230,12 @@ export class IngestBankStatementUseCase {
   private async settleReturn(manager: EntityManager, tx: StatementTransaction): Promise<void> {
     if (!tx.creditorIban) return;
     const e2e = tx.endToEndId && tx.endToEndId !== 'NOTPROVIDED' ? tx.endToEndId : null;
-    await manager.query(
-      `UPDATE payments.returns SET status = 'RETURNED', updated_at = now()
-       WHERE id = (
-         SELECT id FROM payments.returns
-         WHERE status = 'RETURN_PENDING' AND (creditor_iban_index = ANY($4::text[]) OR creditor_iban = $1)
-           AND amount = $2
-           AND ($3::text IS NULL OR original_end_to_end_id = $3)
-         ORDER BY created_at LIMIT 1 FOR UPDATE)
-`,
-      [tx.creditorIban, tx.amount, e2e, this.payerData.ibanIndexes(tx.creditorIban)],
-    );
+    await this.returns.settleOldestMatching(manager, {
+      creditorIban: tx.creditorIban,
+      creditorIbanIndexes: this.payerData.ibanIndexes(tx.creditorIban),
+      amount: tx.amount,
+      endToEndId: e2e,
+    });
   }
 
   private async suspend(
@@ -275,11 +243,7 @@ export class IngestBankStatementUseCase {
     credit: BankTransactionEntity,
     reason: string,
   ): Promise<'suspense'> {
-    await manager.update(
-      BankTransactionEntity,
-      { id: credit.id },
-      { suspenseReason: reason, updatedAt: new Date() },
-    );
+    await this.credits.markSuspense(manager, credit.id, reason, new Date());
     return 'suspense';
   }
 }

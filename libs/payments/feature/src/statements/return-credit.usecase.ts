@@ -10,8 +10,10 @@ import { AdminActor, recordAdminAction } from '@onramp/persistence';
 import { buildPain001Return } from '@onramp/payments-domain';
 
 import { CollectionAccounts } from '../accounts/collection-accounts';
+import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
+import { ReturnsRepository } from './returns.repository';
 import { lockCreditInSuspense } from './suspense-credit';
 
 // Sends a suspense credit back to its payer: records the return (one per credit, unique) with its
@@ -28,11 +30,13 @@ export class ReturnCreditUseCase {
     private readonly accounts: CollectionAccounts,
     @Inject(PAYMENT_INGEST_CONFIG) private readonly config: PaymentIngestConfig,
     private readonly payerData: PaymentsPayerData,
+    private readonly credits: BankTransactionsRepository,
+    private readonly returns: ReturnsRepository,
   ) {}
 
   async execute(creditId: string, reason: string, actor: AdminActor): Promise<{ returnId: string }> {
     const created = await this.dataSource.transaction(async (manager) => {
-      const credit = await lockCreditInSuspense(manager, creditId, {
+      const credit = await lockCreditInSuspense(this.credits, manager, creditId, {
         reversed: 'the bank took this credit back (reversal): nothing to return',
         notInSuspense: 'only a booked credit waiting in suspense can be returned',
       });
@@ -49,11 +53,8 @@ export class ReturnCreditUseCase {
           'returns need the collection account (COLLECTION_IBAN, COLLECTION_BIC, COLLECTION_ACCOUNT_NAME or COLLECTION_ACCOUNTS)',
         );
       }
-      const existing: unknown[] = await manager.query(
-        `SELECT id FROM payments.returns WHERE bank_transaction_id = $1`,
-        [credit.id],
-      );
-      if (existing.length > 0) throw conflict('this credit is already being returned');
+      if (await this.returns.existsForCredit(manager, credit.id))
+        throw conflict('this credit is already being returned');
       const now = new Date();
       const returnId = randomUUID();
       const messageId = `RET${returnId.replace(/-/g, '').slice(0, 24).toUpperCase()}`;
@@ -74,24 +75,19 @@ export class ReturnCreditUseCase {
           },
         ],
       });
-      await manager.query(
-        `INSERT INTO payments.returns (id, bank_transaction_id, amount, currency, creditor_name, creditor_iban,
-           original_end_to_end_id, reason, status, message_id, pain001, creditor_iban_index)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'RETURN_PENDING', $9, $10, $11)`,
-        [
-          returnId,
-          credit.id,
-          credit.amount,
-          credit.currency,
-          this.payerData.seal('return', returnId, 'creditor-name', payerName),
-          this.payerData.seal('return', returnId, 'creditor-iban', payerIban),
-          credit.endToEndId,
-          reason,
-          messageId,
-          this.payerData.seal('return', returnId, 'pain001', pain001),
-          this.payerData.ibanIndex(payerIban),
-        ],
-      );
+      await this.returns.insertPending(manager, {
+        id: returnId,
+        bankTransactionId: credit.id,
+        amount: credit.amount,
+        currency: credit.currency,
+        creditorName: this.payerData.seal('return', returnId, 'creditor-name', payerName),
+        creditorIban: this.payerData.seal('return', returnId, 'creditor-iban', payerIban),
+        originalEndToEndId: credit.endToEndId,
+        reason,
+        messageId,
+        pain001: this.payerData.seal('return', returnId, 'pain001', pain001),
+        creditorIbanIndex: this.payerData.ibanIndex(payerIban),
+      });
       // the payer's name and IBAN stay out of the audit log: the return row has them
       await recordAdminAction(manager, PAYMENTS_SCHEMA, actor, {
         action: 'bank-transaction.return',
@@ -118,11 +114,8 @@ export class ReturnCreditUseCase {
   }
 
   async pain001(returnId: string): Promise<string> {
-    const rows: { pain001: string }[] = await this.dataSource.query(
-      `SELECT pain001 FROM payments.returns WHERE id = $1`,
-      [returnId],
-    );
-    if (rows.length === 0) throw notFound('return not found');
-    return this.payerData.open('return', returnId, 'pain001', rows[0].pain001);
+    const sealed = await this.returns.findPain001(this.dataSource.manager, returnId);
+    if (sealed === undefined) throw notFound('return not found');
+    return this.payerData.open('return', returnId, 'pain001', sealed);
   }
 }
