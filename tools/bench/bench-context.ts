@@ -22,6 +22,8 @@ export interface BenchContext {
   db: Pool; // the platform's Postgres
   logDir: string;
   log(line: string): void;
+  // Distributed mode only: a further process of an app (its own instance name and settings).
+  startApp(name: 'chain-settlement', instance: string, env: Record<string, string>): Promise<void>;
   // Sizes of the run: the full figures, or tiny ones under --smoke.
   size(full: number, smoke: number): number;
 }

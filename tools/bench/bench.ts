@@ -19,7 +19,7 @@ import { BenchOptions, parseBenchOptions, ProbeId } from './bench-options';
 import { formatTable } from './bench-table';
 import { stopReceivers } from './bench-merchant';
 import { Child, forkScript, treeRssMb } from './child-process';
-import { HostReady } from './platform-host';
+import { HostReady, StartAppReply } from './platform-host';
 import { probeOrderCreation } from './probes/p1-order-creation';
 import { probeCreditToWebhook } from './probes/p2-credit-to-webhook';
 import { probePayoutBurst } from './probes/p3-payout-burst';
@@ -65,6 +65,10 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
     db,
     logDir,
     log,
+    startApp: async (name, instance, env) => {
+      const reply = await host.call<StartAppReply>({ type: 'start-app', name, instance, env });
+      if (reply.error) throw new Error(`${name}-${instance}: ${reply.error}`);
+    },
     size: (full, smoke) => (opts.smoke ? smoke : full),
   };
   const rows: Row[] = [];

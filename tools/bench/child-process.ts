@@ -7,6 +7,11 @@ import { findRepoRoot } from '@onramp/platform-infra';
 export interface Child<T> {
   proc: ChildProcess;
   ready: T;
+  // Sends a request carrying a fresh `id` and resolves with the child's reply of the same id.
+  call<R extends { id: number }>(
+    request: { type: string } & Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<R>;
   stop(): Promise<void>;
 }
 
@@ -50,7 +55,36 @@ export async function forkScript<T>(
     clearTimeout(timer);
     log.end();
   };
-  return { proc, ready, stop };
+  let nextId = 0;
+  const call = <R extends { id: number }>(
+    request: { type: string } & Record<string, unknown>,
+    timeoutMs = 180_000,
+  ): Promise<R> =>
+    new Promise<R>((resolve, reject) => {
+      const id = ++nextId;
+      const onMessage = (m: unknown): void => {
+        if ((m as { id?: number }).id !== id) return;
+        done();
+        resolve(m as R);
+      };
+      const onExit = (): void => {
+        done();
+        reject(new Error(`${script} exited while answering ${request.type}`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`${script}: no answer to ${request.type} in time`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        proc.off('message', onMessage);
+        proc.off('exit', onExit);
+      };
+      proc.on('message', onMessage);
+      proc.once('exit', onExit);
+      proc.send({ ...request, id });
+    });
+  return { proc, ready, call, stop };
 }
 
 // Resident memory of a process and its descendants (the distributed platform is a tree), in MB;

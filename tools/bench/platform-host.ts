@@ -1,7 +1,23 @@
 // The platform under test, in a process of its own (so the load generator never shares its event
 // loop), started through the same launchers as `npm start`. Tells the bench its URLs and env over
 // IPC once ready; stops everything when the bench says so or goes away.
-import { launchEmbedded, launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+import { AppName, launchEmbedded, launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+
+// A further process of an app beside the first (distributed mode only), with settings of its own:
+// P3 starts chain-settlement processes that each sign with their own key.
+export interface StartAppRequest {
+  type: 'start-app';
+  id: number;
+  name: AppName;
+  instance: string;
+  env: Record<string, string>;
+}
+export interface StartAppReply {
+  type: 'app-started';
+  id: number;
+  error?: string;
+}
+type HostRequest = { type: 'stop' } | StartAppRequest;
 
 export interface HostReady {
   type: 'ready';
@@ -35,10 +51,29 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
-  process.on('message', (m: { type?: string }) => m.type === 'stop' && stop());
+  process.on('message', (m: HostRequest) => {
+    if (m.type === 'stop') stop();
+    if (m.type === 'start-app') void startFurther(platform, m, mode === 'distributed');
+  });
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+async function startFurther(
+  platform: PlatformHandle,
+  m: StartAppRequest,
+  distributed: boolean,
+): Promise<void> {
+  const reply: StartAppReply = { type: 'app-started', id: m.id };
+  try {
+    // the embedded platform runs each app once, in its own process
+    if (!distributed) throw new Error('further app processes need --distributed');
+    await platform.startApp(m.name, { instance: m.instance, env: m.env });
+  } catch (err) {
+    reply.error = err instanceof Error ? err.message : String(err);
+  }
+  process.send?.(reply);
 }
 
 // Rate limits off (the bench is the only client and would be throttled first); quiet logs.

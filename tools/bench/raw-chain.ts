@@ -1,4 +1,4 @@
-import { Contract, Interface, JsonRpcProvider, Wallet } from 'ethers';
+import { Contract, HDNodeWallet, Interface, JsonRpcProvider, Wallet } from 'ethers';
 
 import {
   ANVIL_ACCOUNT_2_KEY,
@@ -19,13 +19,31 @@ export const RAW_SIGNER_KEY = ANVIL_ACCOUNT_2_KEY;
 export const FLOOR_SIGNER_KEY = ANVIL_ACCOUNT_3_KEY;
 
 export async function fundBaselineSigners(env: Record<string, string>, usdcEach: bigint): Promise<void> {
+  await fundWithUsdc(env, [RAW_SIGNER_KEY, FLOOR_SIGNER_KEY], usdcEach);
+}
+
+// Anvil's default mnemonic, public to everyone: its accounts are prefunded with ETH on every anvil.
+const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+// The private key of anvil dev account `index` (0: the token's deployer, 1: the platform's hot wallet,
+// 2 and 3: the baselines above; 4 to 9 are free).
+export function anvilDevKey(index: number): string {
+  return HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).privateKey;
+}
+
+// Mints test USDC to each key's address (the token's owner mints); the accounts already hold ETH.
+export async function fundWithUsdc(
+  env: Record<string, string>,
+  keys: string[],
+  usdcEach: bigint,
+): Promise<void> {
   const provider = localProvider(env.RPC_URL);
   try {
     const owner = new Wallet(env.USDC_OWNER_KEY, provider);
     const usdc = new Contract(env.USDC_ADDRESS, TEST_USDC_ABI, owner);
     let nonce = await owner.getNonce('pending');
     const sent = [];
-    for (const key of [RAW_SIGNER_KEY, FLOOR_SIGNER_KEY]) {
+    for (const key of keys) {
       sent.push(await usdc.getFunction('mint')(new Wallet(key).address, usdcEach, { nonce: nonce++ }));
     }
     await Promise.all(sent.map((tx: { wait(): Promise<unknown> }) => tx.wait()));
