@@ -1,7 +1,13 @@
 // The platform under test, in a process of its own (so the load generator never shares its event
 // loop), started through the same launchers as `npm start`. Tells the bench its URLs and env over
 // IPC once ready; stops everything when the bench says so or goes away.
-import { AppName, launchEmbedded, launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+import {
+  AppName,
+  launchEmbedded,
+  launchPlatform,
+  loadRunnerConfig,
+  PlatformHandle,
+} from '@onramp/platform-runner';
 
 // A further process of an app beside the first (distributed mode only), with settings of its own:
 // P3 starts chain-settlement processes that each sign with their own key.
@@ -32,7 +38,12 @@ async function main(): Promise<void> {
   const [mode, logDir, offset] = process.argv.slice(2);
   const t0 = Date.now();
   const launch = mode === 'distributed' ? launchPlatform : launchEmbedded;
-  const platform = await launch({ logDir, portOffset: Number(offset), env: benchEnv() });
+  const platform = await launch({
+    config: loadRunnerConfig(process.env),
+    logDir,
+    portOffset: Number(offset),
+    env: benchEnv(),
+  });
   const ready: HostReady = {
     type: 'ready',
     ms: Date.now() - t0,

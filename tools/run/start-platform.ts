@@ -11,6 +11,7 @@ import {
   EMBEDDED_LOG_FILE,
   launchEmbedded,
   launchPlatform,
+  loadRunnerConfig,
   PlatformHandle,
   waitForStaleServers,
 } from '@onramp/platform-runner';
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   process.stderr.write(`[onramp] starting (${mode}; data in ${dataDir})...\n`);
   const launch = distributed ? launchPlatform : launchEmbedded;
   const platform = await launch({
+    config: loadRunnerConfig(process.env),
     dataDir,
     logDir,
     echo: args.has('--verbose'),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { Wallet } from 'ethers';
 
-import { launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+import { launchPlatform, loadRunnerConfig, PlatformHandle } from '@onramp/platform-runner';
 
 import { ChaosControl, startChaosControl } from './chaos-control.server';
 
@@ -24,6 +24,7 @@ export default async function globalSetup(): Promise<void> {
   const startedAt = Date.now();
   const logDir = join(mkdtempSync(join(tmpdir(), 'onramp-chaos-')), 'logs');
   const platform = await launchPlatform({
+    config: loadRunnerConfig(process.env),
     logDir,
     portOffset: Number(process.env.CHAOS_PORT_OFFSET ?? process.env.E2E_PORT_OFFSET ?? 2000),
     env: {

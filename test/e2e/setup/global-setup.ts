@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { launchEmbedded, launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+import { launchEmbedded, launchPlatform, loadRunnerConfig, PlatformHandle } from '@onramp/platform-runner';
 
 declare global {
   var __ONRAMP_E2E__: PlatformHandle | undefined;
@@ -28,6 +28,7 @@ export default async function globalSetup(): Promise<void> {
   const compiledRoot =
     mode === 'distributed' && process.env.E2E_COMPILED === '1' ? compiledInstall() : undefined;
   const platform = await launch({
+    config: loadRunnerConfig(process.env),
     compiledRoot,
     dataDir: undefined,
     logDir: join(dir, 'logs'),

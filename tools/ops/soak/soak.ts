@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { ConfigError } from '@onramp/config';
-import { launchPlatform, PlatformHandle } from '@onramp/platform-runner';
+import { launchPlatform, loadRunnerConfig, PlatformHandle } from '@onramp/platform-runner';
 
 import { startAppKiller } from './app-killer';
 import { formatFigures } from './figures-table';
@@ -34,6 +34,7 @@ async function main(platformRef: { current?: PlatformHandle }): Promise<number> 
       `SIGKILL one of ${opts.victims.join('/')} every ${opts.killEveryMs} ms, down ${opts.downMs} ms; logs in ${logDir}`,
   );
   const platform = await launchPlatform({
+    config: loadRunnerConfig(process.env),
     logDir,
     portOffset: opts.portOffset,
     // as the chaos suite: a SIGKILLed consumer's partitions move on after 6 s, webhook retries are quick

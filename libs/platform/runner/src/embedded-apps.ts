@@ -14,8 +14,8 @@ export interface Closable {
 
 export type AppStarter = () => Promise<Closable | Closable[]>;
 
-// Starts one service from the environment the runner built for it, as its main.ts does from
-// process.env: parse the service's config, pass it to its start function.
+// Starts one service from the environment the runner built for it, as its main.ts does from the
+// process's: parse the service's config, pass it to its start function.
 export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Closable[]>;
 
 // Every service is a library (libs/<service>/feature), imported like any other; the Record makes a

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Logger } from '@nestjs/common';
 
-import { loadInfraConfig, startInfra, waitFor } from '@onramp/platform-infra';
+import { startInfra, waitFor } from '@onramp/platform-infra';
 
 import { claimDataDir } from './data-dir-lock';
 import { Closable, loadAppStarter, withoutSignalHooks } from './embedded-apps';
@@ -31,20 +31,21 @@ export const EMBEDDED_LOG_FILE = 'platform.log';
 // interrupts is picked up on the next start. Same handle as launchPlatform, so the e2e suite takes either.
 export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandle> {
   mkdirSync(opts.logDir, { recursive: true });
-  const ports = resolvePorts(process.env, opts.portOffset ?? 0);
-  const mode = launchMode(opts.env);
-  assertLaunchable(mode, opts.env);
+  const { env: environment, infra: infraConfig } = opts.config;
+  const ports = resolvePorts(environment, opts.portOffset ?? 0);
+  const mode = launchMode(opts.env, environment);
+  assertLaunchable(mode, { ...environment, ...opts.env });
   const releaseDataDir = opts.dataDir ? await claimDataDir(opts.dataDir) : () => undefined;
   await assertPortsFree(ports).catch((err: unknown) => {
     releaseDataDir();
     throw err;
   });
-  const secrets = loadLocalSecrets(opts.dataDir, process.env, mode);
-  const infra = await startInfra(loadInfraConfig(process.env), {
+  const secrets = loadLocalSecrets(opts.dataDir, environment, mode);
+  const infra = await startInfra(infraConfig, {
     dataDir: opts.dataDir,
     // State in a data dir needs local servers: a Postgres container would not keep it there
     // (ONRAMP_DOCKER, when set, still decides).
-    docker: opts.dataDir && process.env.ONRAMP_DOCKER === undefined ? false : undefined,
+    docker: opts.dataDir && infraConfig.docker.setting === 'unset' ? false : undefined,
     kafka: false,
     chainPort: opts.chainPort,
     hotWalletKey: secrets.SETTLEMENT_SIGNER_KEY,
@@ -62,13 +63,13 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
     ...(mode === 'production' ? { DB_MIGRATE_AT_BOOT: 'true', KAFKA_CREATE_TOPICS: 'true' } : {}),
     EVENT_TRANSPORT: 'embedded',
     // one process, one log file (the FileLogger below): production mode's JSON-on-stdout would bypass it
-    LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
+    LOG_FORMAT: environment.LOG_FORMAT || 'pretty',
     ...(opts.env ?? {}),
   };
-  // Each service's config is parsed from this environment (the caller's, overlaid with what the runner
-  // computed), never from process.env, which stays as it was; one environment serves all seven, since
-  // each has its own port variable.
-  const appEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  // Each service's config is parsed from this environment (the launching one, overlaid with what the
+  // runner computed), never from the process's, which stays as it was; one environment serves all
+  // seven, since each has its own port variable.
+  const appEnv: NodeJS.ProcessEnv = { ...environment, ...env };
   const logFile = join(opts.logDir, EMBEDDED_LOG_FILE);
   const logger = new FileLogger(logFile, opts.echo);
   Logger.overrideLogger(logger);

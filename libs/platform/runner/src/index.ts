@@ -1,3 +1,4 @@
+export * from './config';
 export * from './platform';
 export * from './embedded';
 export { waitForStaleServers } from './data-dir-lock';

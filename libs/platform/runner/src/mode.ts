@@ -1,12 +1,9 @@
-// Which mode the local platform runs in: ONRAMP_MODE from the launch options or the environment,
-// sandbox by default. Production mode locally is production behaviour on local servers: no sandbox
+// Which mode the local platform runs in: ONRAMP_MODE from the launch options or the launching
+// environment, sandbox by default. Production mode locally is production behaviour on local servers: no sandbox
 // bank, KYC decided by an operator, development keys refused, real collection account details.
 export type OnrampMode = 'sandbox' | 'production';
 
-export function launchMode(
-  extra: Record<string, string> | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): OnrampMode {
+export function launchMode(extra: Record<string, string> | undefined, env: NodeJS.ProcessEnv): OnrampMode {
   const raw = extra?.ONRAMP_MODE ?? env.ONRAMP_MODE ?? 'sandbox';
   if (raw === '' || raw === 'sandbox') return 'sandbox';
   if (raw === 'production') return 'production';

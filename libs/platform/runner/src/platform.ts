@@ -3,7 +3,9 @@ import { createWriteStream, existsSync, mkdirSync, WriteStream } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort } from '@onramp/chain';
-import { findRepoRoot, InfraHandle, loadInfraConfig, startInfra, waitFor } from '@onramp/platform-infra';
+import { findRepoRoot, InfraHandle, startInfra, waitFor } from '@onramp/platform-infra';
+
+import type { RunnerConfig } from './config';
 
 import { tail } from './log-tail';
 import { assertPortsFree } from './port-check';
@@ -23,6 +25,7 @@ export const APPS = [...SERVICES, 'gateway'] as const;
 export type AppName = (typeof APPS)[number];
 
 export interface LaunchOptions {
+  config: RunnerConfig; // the launching environment, parsed once (loadRunnerConfig)
   dataDir?: string; // persistent state; undefined = throw-away
   logDir: string;
   portOffset?: number;
@@ -90,12 +93,13 @@ const processKey = (name: AppName, instance?: string): string => (instance ? `${
 export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandle> {
   const root = findRepoRoot();
   mkdirSync(opts.logDir, { recursive: true });
-  const ports = resolvePorts(process.env, opts.portOffset ?? 0);
-  const mode = launchMode(opts.env);
-  assertLaunchable(mode, opts.env);
+  const { env: environment, infra: infraConfig } = opts.config;
+  const ports = resolvePorts(environment, opts.portOffset ?? 0);
+  const mode = launchMode(opts.env, environment);
+  assertLaunchable(mode, { ...environment, ...opts.env });
   await assertPortsFree(ports);
-  const secrets = loadLocalSecrets(opts.dataDir, process.env, mode);
-  const infra = await startInfra(loadInfraConfig(process.env), {
+  const secrets = loadLocalSecrets(opts.dataDir, environment, mode);
+  const infra = await startInfra(infraConfig, {
     dataDir: opts.dataDir,
     chainPort: opts.chainPort,
     hotWalletKey: secrets.SETTLEMENT_SIGNER_KEY,
@@ -127,12 +131,12 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     const proc = opts.compiledRoot
       ? spawn(process.execPath, [compiledEntry(opts.compiledRoot, 'apps', name)], {
           cwd: opts.compiledRoot,
-          env: { ...process.env, ...env, ...own },
+          env: { ...environment, ...env, ...own },
           stdio: ['ignore', 'pipe', 'pipe'],
         })
       : spawn(process.execPath, ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')], {
           cwd: root,
-          env: { ...process.env, ...env, ...own, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
+          env: { ...environment, ...env, ...own, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
     for (const stream of [proc.stdout, proc.stderr]) {
@@ -181,14 +185,14 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
         opts.compiledRoot,
         ['tools', 'migrate'],
         ['all'],
-        { ...process.env, ...env },
+        { ...environment, ...env },
         opts.logDir,
       );
       await runStep(
         opts.compiledRoot,
         ['tools', 'kafka-topics'],
         [],
-        { ...process.env, ...env },
+        { ...environment, ...env },
         opts.logDir,
       );
       Object.assign(env, { DB_MIGRATE_AT_BOOT: 'false', KAFKA_CREATE_TOPICS: 'false' });
@@ -212,10 +216,11 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
   };
 }
 
-// Production mode needs the operator's collection account before anything starts.
-export function assertLaunchable(mode: OnrampMode, extra: Record<string, string> | undefined): void {
+// Production mode needs the operator's collection account before anything starts; `env` is the
+// launching environment overlaid with the launch's own variables.
+export function assertLaunchable(mode: OnrampMode, env: Record<string, string | undefined>): void {
   if (mode !== 'production') return;
-  const problems = productionLaunchProblems({ ...process.env, ...(extra ?? {}) });
+  const problems = productionLaunchProblems(env);
   if (problems.length > 0) throw new Error(problems.join('; '));
 }
 

@@ -14,7 +14,7 @@ export interface PlatformPorts {
 
 // Ports from the environment (BASE_PORT, KYC_PORT, ...) or docs/architecture.md's defaults; `offset` moves the
 // whole set, so a test run can sit beside a running platform.
-export function resolvePorts(env: NodeJS.ProcessEnv = process.env, offset = 0): PlatformPorts {
+export function resolvePorts(env: NodeJS.ProcessEnv, offset = 0): PlatformPorts {
   const pick = (name: string, fallback: number): number =>
     env[name] ? Number(env[name]) : fallback + offset;
   return {

@@ -17,11 +17,11 @@ export interface LocalSecrets {
   SETTLEMENT_SIGNER_KEY?: string;
 }
 
-// Local (sandbox) secrets: taken from the environment when set, else generated once and kept in the
+// Local (sandbox) secrets: taken from the launching environment when set, else generated once and kept in the
 // data dir (mode 0600) so a restart can still decrypt what it stored and the demo merchant stays the same.
 export function loadLocalSecrets(
   dataDir: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   mode: 'sandbox' | 'production' = 'sandbox',
 ): LocalSecrets {
   const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
