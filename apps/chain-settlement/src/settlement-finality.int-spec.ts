@@ -29,11 +29,7 @@ describe("chain-settlement: finality by the node's finalized block (integration,
     t = await startChainSettlementTestApp({
       groupId: h.groupId,
       env: {
-        RPC_URL: anvil.rpcUrl,
-        CHAIN_ID: String(chain.chainId),
-        USDC_ADDRESS: chain.usdcAddress,
-        SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
-        SETTLEMENT_POLL_MS: '100',
+        ...chain.settlementEnv(hotWallet.privateKey),
         SETTLEMENT_FINALITY: 'finalized',
         CHAIN_CONFIRMATIONS: '1', // would complete at once; the finalized block decides instead
       },

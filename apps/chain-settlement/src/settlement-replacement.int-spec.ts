@@ -50,11 +50,7 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
     t = await startChainSettlementTestApp({
       groupId: h.groupId,
       env: {
-        RPC_URL: anvil.rpcUrl,
-        CHAIN_ID: String(chain.chainId),
-        USDC_ADDRESS: chain.usdcAddress,
-        SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
-        SETTLEMENT_POLL_MS: '100',
+        ...chain.settlementEnv(hotWallet.privateKey),
         SETTLEMENT_STUCK_AFTER_SECONDS: String(STUCK_AFTER_SECONDS),
         CHAIN_CONFIRMATIONS: String(CONFIRMATIONS),
       },

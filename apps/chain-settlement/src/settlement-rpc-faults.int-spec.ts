@@ -44,11 +44,8 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
     t = await startChainSettlementTestApp({
       groupId: h.groupId,
       env: {
+        ...chain.settlementEnv(hotWallet.privateKey),
         RPC_URL: proxy.url,
-        CHAIN_ID: String(chain.chainId),
-        USDC_ADDRESS: chain.usdcAddress,
-        SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
-        SETTLEMENT_POLL_MS: '100',
         RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
       },
     });

@@ -43,14 +43,10 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
     t = await startChainSettlementTestApp({
       groupId: h.groupId,
       env: {
-        RPC_URL: anvil.rpcUrl,
-        CHAIN_ID: String(chain.chainId),
-        USDC_ADDRESS: chain.usdcAddress,
-        SETTLEMENT_SIGNER_KEY: '', // the run's default key, unset: the remote signer holds it
+        ...chain.settlementEnv(''), // the run's default key, unset: the remote signer holds it
         SETTLEMENT_SIGNER_URL: anvil.rpcUrl,
         SETTLEMENT_SIGNER_ADDRESS: REMOTE_ACCOUNT,
         SETTLEMENT_SIGNER_AUTHORIZATION: 'Bearer not-checked-by-anvil',
-        SETTLEMENT_POLL_MS: '100',
         SETTLEMENT_MAX_PER_TRANSFER_USDC: '20',
         SETTLEMENT_MAX_PER_DAY_USDC: '60',
       },
@@ -113,7 +109,9 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
       },
     ]);
     // Only from the gateway (its service credential), only HELD for now, and a UUID.
-    expect((await t.app.inject({ method: 'GET', url: '/admin/settlements?state=HELD' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/admin/settlements?state=HELD' })).statusCode).toBe(
+      401,
+    );
     expect((await admin('GET', '/admin/settlements')).statusCode).toBe(400);
     expect((await admin('GET', '/admin/settlements?state=CONFIRMED')).statusCode).toBe(400);
     expect((await admin('POST', '/admin/settlements/not-a-uuid/release')).statusCode).toBe(400);

@@ -46,13 +46,7 @@ describe('chain-settlement: two workers, one hot wallet (integration)', () => {
     chain = await setUpTestChain(); // the run's anvil, mining a block per transaction
     hotWallet = await chain.newFundedWallet(parseUnits('1000000', 6));
     h = await startSettlementHarness();
-    const env = {
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: String(chain.chainId),
-      USDC_ADDRESS: chain.usdcAddress,
-      SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
-      SETTLEMENT_POLL_MS: '100',
-    };
+    const env = chain.settlementEnv(hotWallet.privateKey);
     apps.push(await startChainSettlementTestApp({ env, groupId: h.groupId }));
     apps.push(
       await startChainSettlementTestApp({ env, groupId: h.groupId, databaseUrl: apps[0]?.databaseUrl }),

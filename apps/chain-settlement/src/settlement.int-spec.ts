@@ -1,115 +1,56 @@
 import { randomUUID } from 'node:crypto';
 
-import { Producer } from 'kafkajs';
 import { parseUnits, Wallet } from 'ethers';
 
-import { PaymentConfirmedV1, Topics } from '@onramp/contracts';
+import { Topics } from '@onramp/contracts';
 import { usdcToString } from '@onramp/money';
-import { generateRfReference } from '@onramp/sepa';
-import {
-  ensureTopics,
-  envelope,
-  EventCollector,
-  produce,
-  startGroupAtEnd,
-  testKafka,
-  waitFor,
-} from '@onramp/testing';
+import { produce, waitFor } from '@onramp/testing';
 import { SettlementWorker, SignPendingStep } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
+import {
+  settlementIn,
+  settlementOf,
+  SettlementHarness,
+  SettlementRow,
+  startSettlementHarness,
+} from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
-interface SettlementRow {
-  state: string;
-  tx_hash: string | null;
-  raw_tx: string | null;
-  nonce: string | null;
-  token_amount: string | null;
-  last_error: string | null;
-}
-
 describe('chain-settlement: exactly one on-chain payout per order (integration)', () => {
-  const kafka = testKafka();
-  const groupId = `onramp-chain-settlement-test-${randomUUID()}`;
-  const merchant = randomUUID();
   let chain: TestChain;
   let hotWallet: Wallet;
   let env: Record<string, string>;
+  let h: SettlementHarness;
   let t: ChainSettlementTestApp;
-  let producer: Producer;
-  let collector: EventCollector;
   const sanctionedAddress = Wallet.createRandom().address;
-
-  const payment = (overrides: Partial<PaymentConfirmedV1> = {}): PaymentConfirmedV1 => ({
-    orderUuid: randomUUID(),
-    bankTransactionId: randomUUID(),
-    reference: generateRfReference(),
-    payedAmount: '100.10',
-    currency: 'EUR',
-    payerAccountHolderName: 'Jane Doe',
-    recipientAddress: Wallet.createRandom().address,
-    bookedAt: new Date().toISOString(),
-    ...overrides,
-  });
-  const confirm = async (data: PaymentConfirmedV1) => {
-    const event = envelope(Topics.PaymentConfirmed, merchant, data);
-    await produce(producer, event, data.orderUuid);
-    return event;
-  };
-  const settlement = async (orderUuid: string): Promise<SettlementRow | undefined> =>
-    (
-      await t.dataSource.query(
-        `SELECT state, tx_hash, raw_tx, nonce::text, token_amount::text, last_error FROM settlement.settlements WHERE order_uuid = $1`,
-        [orderUuid],
-      )
-    )[0];
-  const settlementIn = (orderUuid: string, states: string[], timeoutMs = 30_000) =>
-    waitFor(
-      async () => {
-        const row = await settlement(orderUuid);
-        return row && states.includes(row.state) ? row : undefined;
-      },
-      { timeoutMs, description: `settlement of ${orderUuid} in ${states.join('|')}` },
-    );
 
   beforeAll(async () => {
     chain = await setUpTestChain();
     hotWallet = await chain.newFundedWallet(); // ETH for gas, no USDC yet
     env = {
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: String(chain.chainId),
-      USDC_ADDRESS: chain.usdcAddress,
-      SETTLEMENT_SIGNER_KEY: hotWallet.privateKey,
-      SETTLEMENT_POLL_MS: '100',
+      ...chain.settlementEnv(hotWallet.privateKey),
       CHAIN_CONFIRMATIONS: '1',
       SETTLEMENT_SANCTIONED_ADDRESSES: sanctionedAddress,
     };
-    producer = kafka.producer();
-    collector = new EventCollector(kafka);
-    await ensureTopics(kafka);
-    await Promise.all([
-      producer.connect(),
-      collector.start([Topics.TransferSucceeded, Topics.TransferFailed]),
-      startGroupAtEnd(groupId, [Topics.PaymentConfirmed], kafka),
-    ]);
-    t = await startChainSettlementTestApp({ env, groupId });
+    h = await startSettlementHarness();
+    t = await startChainSettlementTestApp({ env, groupId: h.groupId });
   });
 
   afterAll(async () => {
     await t?.close();
-    await collector?.stop();
-    await producer?.disconnect();
+    await h?.close();
     chain?.close();
   });
 
   it('holds the order while the hot wallet is underfunded and pays once it is funded', async () => {
-    const data = payment({ payedAmount: '50' });
-    await confirm(data);
-    const held = await settlementIn(data.orderUuid, ['PENDING']);
+    const data = h.payment({ payedAmount: '50' });
+    await h.confirm(data);
+    const held = await settlementIn(t.dataSource, data.orderUuid, ['PENDING']);
     await waitFor(
-      async () => (await settlement(data.orderUuid))?.last_error?.includes('hot wallet underfunded'),
+      async () =>
+        (await settlementOf(t.dataSource, data.orderUuid))?.last_error?.includes('hot wallet underfunded'),
       {
         timeoutMs: 30_000,
         description: 'underfunded note',
@@ -117,15 +58,15 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     );
     expect(held.state).toBe('PENDING');
     await new Promise((r) => setTimeout(r, 1000));
-    expect((await settlement(data.orderUuid))?.state).toBe('PENDING'); // held, not failed
-    expect(collector.forOrder(Topics.TransferFailed, data.orderUuid)).toHaveLength(0);
+    expect((await settlementOf(t.dataSource, data.orderUuid))?.state).toBe('PENDING'); // held, not failed
+    expect(h.collector.forOrder(Topics.TransferFailed, data.orderUuid)).toHaveLength(0);
     const whileHeld = await scrapeMetrics(t.app);
     expect(Number(whileHeld.get('settlement_held_underfunded'))).toBeGreaterThanOrEqual(1);
     expect(whileHeld.get(`settlement_hot_wallet_usdc{address="${hotWallet.address}"}`)).toBe('0');
     expect(Number(whileHeld.get('settlement_settlements{state="PENDING"}'))).toBeGreaterThanOrEqual(1);
 
     await chain.mint(hotWallet.address, parseUnits('1000000', 6)); // plenty: other suites' payments may land here too
-    const event = await collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
     expect(event.data.sentTokenAmount).toBe('53.46'); // 50 x 1.08 x 0.99
     expect(await chain.balanceOf(data.recipientAddress)).toBe(53_460_000n);
     const resumed = await waitFor(
@@ -142,13 +83,13 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
   });
 
   it('pays a confirmed payment exactly once, with the exact FX amount, and publishes transfer.succeeded', async () => {
-    const data = payment({ payedAmount: '100.10' });
-    await confirm(data);
-    const event = await collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
+    const data = h.payment({ payedAmount: '100.10' });
+    await h.confirm(data);
+    const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
 
-    const row = await settlement(data.orderUuid);
+    const row = await settlementOf(t.dataSource, data.orderUuid);
     expect(row?.state).toBe('CONFIRMED');
-    expect(event.merchantId).toBe(merchant);
+    expect(event.merchantId).toBe(h.merchant);
     expect(event.data).toEqual({
       orderUuid: data.orderUuid,
       transactionHash: row?.tx_hash,
@@ -169,16 +110,16 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
   });
 
   it('never pays twice for one order: a redelivered event and a second confirmation change nothing', async () => {
-    const data = payment({ payedAmount: '20' });
-    const first = await confirm(data);
-    await produce(producer, first, data.orderUuid); // the same event again (same id)
-    await confirm({ ...data, bankTransactionId: randomUUID(), payedAmount: '999' }); // another credit's confirmation
-    await collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
+    const data = h.payment({ payedAmount: '20' });
+    const first = await h.confirm(data);
+    await produce(h.producer, first, data.orderUuid); // the same event again (same id)
+    await h.confirm({ ...data, bankTransactionId: randomUUID(), payedAmount: '999' }); // another credit's confirmation
+    await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
     await new Promise((r) => setTimeout(r, 1500)); // room for a wrong second payout to appear
 
     expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
     expect(await chain.balanceOf(data.recipientAddress)).toBe(21_384_000n); // 20 x 1.0692, the first confirmation
-    expect(collector.forOrder(Topics.TransferSucceeded, data.orderUuid)).toHaveLength(1);
+    expect(h.collector.forOrder(Topics.TransferSucceeded, data.orderUuid)).toHaveLength(1);
     const [{ n }] = await t.dataSource.query(
       `SELECT count(*)::int AS n FROM settlement.settlements WHERE order_uuid = $1`,
       [data.orderUuid],
@@ -187,14 +128,14 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
   });
 
   it('fails the order before any payout when the recipient is USDC-blacklisted or sanctioned', async () => {
-    const blacklisted = payment({ payedAmount: '10' });
-    const sanctioned = payment({ payedAmount: '11', recipientAddress: sanctionedAddress });
+    const blacklisted = h.payment({ payedAmount: '10' });
+    const sanctioned = h.payment({ payedAmount: '11', recipientAddress: sanctionedAddress });
     await chain.blacklist(blacklisted.recipientAddress);
-    await confirm(blacklisted);
-    await confirm(sanctioned);
+    await h.confirm(blacklisted);
+    await h.confirm(sanctioned);
     const [a, b] = await Promise.all([
-      collector.waitFor(Topics.TransferFailed, blacklisted.orderUuid),
-      collector.waitFor(Topics.TransferFailed, sanctioned.orderUuid),
+      h.collector.waitFor(Topics.TransferFailed, blacklisted.orderUuid),
+      h.collector.waitFor(Topics.TransferFailed, sanctioned.orderUuid),
     ]);
 
     expect(a.data).toEqual({
@@ -205,7 +146,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     });
     expect(b.data.reason).toMatch(/is on the sanctioned address list; no payout was sent/);
     for (const order of [blacklisted, sanctioned]) {
-      const row = await settlement(order.orderUuid);
+      const row = await settlementOf(t.dataSource, order.orderUuid);
       expect(row).toMatchObject({ state: 'FAILED', nonce: null, tx_hash: null, raw_tx: null });
       expect(await chain.transfersTo(order.recipientAddress)).toEqual([]);
     }
@@ -217,28 +158,28 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     const metrics = await scrapeMetrics(t.app);
     expect(Number(metrics.get('settlement_recipients_refused_total'))).toBeGreaterThanOrEqual(2);
 
-    const next = payment({ payedAmount: '1' });
-    await confirm(next);
-    await collector.waitFor(Topics.TransferSucceeded, next.orderUuid);
+    const next = h.payment({ payedAmount: '1' });
+    await h.confirm(next);
+    await h.collector.waitFor(Topics.TransferSucceeded, next.orderUuid);
   });
 
   it('after a restart, re-broadcasts the stored bytes of signed transfers and pays each exactly once', async () => {
     // Stop the worker: transfers get signed and stored, but the process "dies" before sending them.
     await t.app.get(SettlementWorker).stop();
-    const unsent = payment({ payedAmount: '30' });
-    const sentBeforeCrash = payment({ payedAmount: '40' });
-    await confirm(unsent);
-    await settlementIn(unsent.orderUuid, ['PENDING']);
-    await confirm(sentBeforeCrash); // created later, so signed with a higher nonce
-    await settlementIn(sentBeforeCrash.orderUuid, ['PENDING']);
+    const unsent = h.payment({ payedAmount: '30' });
+    const sentBeforeCrash = h.payment({ payedAmount: '40' });
+    await h.confirm(unsent);
+    await settlementIn(t.dataSource, unsent.orderUuid, ['PENDING']);
+    await h.confirm(sentBeforeCrash); // created later, so signed with a higher nonce
+    await settlementIn(t.dataSource, sentBeforeCrash.orderUuid, ['PENDING']);
     const signing = t.app.get(SignPendingStep);
     const skip = new Set<string>();
     while ((await signing.runOnce(skip)).kind !== 'idle') {
       // other suites' payments may be queued here too; sign everything that is due
     }
     const before = {
-      unsent: (await settlement(unsent.orderUuid)) as SettlementRow,
-      sent: (await settlement(sentBeforeCrash.orderUuid)) as SettlementRow,
+      unsent: (await settlementOf(t.dataSource, unsent.orderUuid)) as SettlementRow,
+      sent: (await settlementOf(t.dataSource, sentBeforeCrash.orderUuid)) as SettlementRow,
     };
     expect([before.unsent.state, before.sent.state]).toEqual(['SIGNED', 'SIGNED']);
     expect(BigInt(before.sent.nonce as string)).toBeGreaterThan(BigInt(before.unsent.nonce as string));
@@ -254,19 +195,19 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     );
     await t.close(); // the crash
 
-    t = await startChainSettlementTestApp({ env, groupId, databaseUrl: t.databaseUrl });
+    t = await startChainSettlementTestApp({ env, groupId: h.groupId, databaseUrl: t.databaseUrl });
     // "already known" is a clue, not a failure: the worker takes it as sent and waits for the receipt.
-    const known = await settlementIn(sentBeforeCrash.orderUuid, ['BROADCAST'], 6_000);
+    const known = await settlementIn(t.dataSource, sentBeforeCrash.orderUuid, ['BROADCAST'], 6_000);
     expect(known).toMatchObject({ tx_hash: before.sent.tx_hash, last_error: null });
-    expect((await settlement(unsent.orderUuid))?.state).toBe('SIGNED');
+    expect((await settlementOf(t.dataSource, unsent.orderUuid))?.state).toBe('SIGNED');
 
     const [a, b] = await Promise.all([
-      collector.waitFor(Topics.TransferSucceeded, unsent.orderUuid, 60_000),
-      collector.waitFor(Topics.TransferSucceeded, sentBeforeCrash.orderUuid, 60_000),
+      h.collector.waitFor(Topics.TransferSucceeded, unsent.orderUuid, 60_000),
+      h.collector.waitFor(Topics.TransferSucceeded, sentBeforeCrash.orderUuid, 60_000),
     ]);
     expect(a.data.transactionHash).toBe(before.unsent.tx_hash);
     expect(b.data.transactionHash).toBe(before.sent.tx_hash);
-    expect(await settlement(unsent.orderUuid)).toMatchObject({
+    expect(await settlementOf(t.dataSource, unsent.orderUuid)).toMatchObject({
       state: 'CONFIRMED',
       raw_tx: before.unsent.raw_tx,
       nonce: before.unsent.nonce,

@@ -4,7 +4,7 @@ import { Wallet } from 'ethers';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 
-import { PaymentConfirmedV1, Topics } from '@onramp/contracts';
+import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
 import { generateRfReference } from '@onramp/sepa';
 import {
   ensureTopics,
@@ -21,6 +21,7 @@ export interface SettlementRow {
   tx_hash: string | null;
   raw_tx: string | null;
   nonce: string | null;
+  token_amount: string | null;
   block_number: string | null;
   last_error: string | null;
 }
@@ -35,18 +36,21 @@ export interface TransactionRow {
 }
 
 // The Kafka side of a settlement suite: a consumer group of its own that starts at the end of
-// payment.confirmed, a producer playing payment-ingest, and a collector of transfer.* events.
+// payment.confirmed (and of the suite's other topics), a producer playing payment-ingest, and a
+// collector of transfer.* events.
 export interface SettlementHarness {
   groupId: string;
   merchant: string;
   producer: Producer;
   collector: EventCollector;
   payment(overrides?: Partial<PaymentConfirmedV1>): PaymentConfirmedV1;
-  confirm(data: PaymentConfirmedV1): Promise<void>;
+  confirm(
+    data: PaymentConfirmedV1,
+  ): Promise<EventEnvelope<typeof Topics.PaymentConfirmed, PaymentConfirmedV1>>; // the event sent
   close(): Promise<void>;
 }
 
-export async function startSettlementHarness(): Promise<SettlementHarness> {
+export async function startSettlementHarness(opts: { topics?: string[] } = {}): Promise<SettlementHarness> {
   const kafka = testKafka();
   const groupId = `onramp-chain-settlement-test-${randomUUID()}`;
   const merchant = randomUUID();
@@ -56,7 +60,7 @@ export async function startSettlementHarness(): Promise<SettlementHarness> {
   await Promise.all([
     producer.connect(),
     collector.start([Topics.TransferSucceeded, Topics.TransferFailed]),
-    startGroupAtEnd(groupId, [Topics.PaymentConfirmed], kafka),
+    startGroupAtEnd(groupId, [Topics.PaymentConfirmed, ...(opts.topics ?? [])], kafka),
   ]);
   return {
     groupId,
@@ -74,7 +78,11 @@ export async function startSettlementHarness(): Promise<SettlementHarness> {
       bookedAt: new Date().toISOString(),
       ...overrides,
     }),
-    confirm: (data) => produce(producer, envelope(Topics.PaymentConfirmed, merchant, data), data.orderUuid),
+    confirm: async (data) => {
+      const event = envelope(Topics.PaymentConfirmed, merchant, data);
+      await produce(producer, event, data.orderUuid);
+      return event;
+    },
     close: async () => {
       await collector.stop();
       await producer.disconnect();
@@ -84,7 +92,7 @@ export async function startSettlementHarness(): Promise<SettlementHarness> {
 
 export async function settlementOf(ds: DataSource, orderUuid: string): Promise<SettlementRow | undefined> {
   const rows: SettlementRow[] = await ds.query(
-    `SELECT state, tx_hash, raw_tx, nonce::text, block_number::text, last_error
+    `SELECT state, tx_hash, raw_tx, nonce::text, token_amount::text, block_number::text, last_error
      FROM settlement.settlements WHERE order_uuid = $1`,
     [orderUuid],
   );

@@ -15,6 +15,9 @@ export interface TestChain {
   blacklist(account: string): Promise<void>;
   balanceOf(account: string): Promise<bigint>;
   transfersTo(account: string): Promise<Array<{ txHash: string; value: bigint }>>;
+  // What chain-settlement needs to pay on this chain from the wallet of signerKey, its worker
+  // polling every 100 ms; a suite adds or overrides the rest (a proxy's RPC_URL, caps...).
+  settlementEnv(signerKey: string): Record<string, string>;
   close(): void;
 }
 
@@ -57,6 +60,13 @@ export async function setUpTestChain(rpcUrl = process.env['RPC_URL']): Promise<T
       });
       return logs.map((l) => ({ txHash: l.transactionHash, value: BigInt(l.data) }));
     },
+    settlementEnv: (signerKey) => ({
+      RPC_URL: rpcUrl,
+      CHAIN_ID: String(chainId),
+      USDC_ADDRESS: usdcAddress,
+      SETTLEMENT_SIGNER_KEY: signerKey,
+      SETTLEMENT_POLL_MS: '100',
+    }),
     close: () => provider.destroy(),
   };
   return chain;
