@@ -7,6 +7,7 @@ export * from './paginated';
 export * from './health.controller';
 export * from './bootstrap';
 export * from './idempotent-requests';
+export * from './idempotent-post';
 export * from './input-guard';
 export * from './optional-field';
 export * from './uuid-param';

@@ -1,21 +1,17 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { notFound, Page, Paginated, PaginationQuery, uuidParam } from '@onramp/http';
+import {
+  IdempotentInput,
+  notFound,
+  Page,
+  Paginated,
+  PaginationQuery,
+  RepliesStoredResponse,
+  uuidParam,
+} from '@onramp/http';
+import { StoredResponse } from '@onramp/persistence';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { kycUserErased } from '../kyc-problem-types';
@@ -37,19 +33,17 @@ export class KycUsersController {
 
   @Post('add')
   @HttpCode(201)
+  @RepliesStoredResponse()
   @ApiAddKycUser()
   async add(
     @CurrentMerchant() merchantId: string,
     @Body() input: AddKycUserDto,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    const response = await this.addKycUser.execute({ merchantId, input, rawBody: req.body, idempotencyKey });
+    @IdempotentInput() request: IdempotentInput,
+  ): Promise<StoredResponse> {
+    const response = await this.addKycUser.execute({ merchantId, input, ...request });
     // the replay of a registration whose personal data an operator has since erased
     if (response.status === 410) throw kycUserErased();
-    void reply.status(response.status);
-    return response.body;
+    return response;
   }
 
   // Declared before ':uuid' so "get-all" is never read as a uuid.

@@ -1,21 +1,19 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyReply } from 'fastify';
 
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
-import { conflict, notFound, Page, Paginated, PaginationQuery, uuidParam } from '@onramp/http';
+import {
+  conflict,
+  IdempotentInput,
+  notFound,
+  Page,
+  Paginated,
+  PaginationQuery,
+  RepliesStoredResponse,
+  uuidParam,
+} from '@onramp/http';
+import { StoredResponse } from '@onramp/persistence';
 import { encodeQr, qrToSvg } from '@onramp/sepa';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
@@ -37,17 +35,14 @@ export class OrdersController {
 
   @Post('create')
   @HttpCode(201)
+  @RepliesStoredResponse()
   @ApiCreateOrder()
-  async create(
+  create(
     @CurrentMerchant() merchantId: string,
     @Body() input: CreateOrderDto,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    const response = await this.createOrder.execute({ merchantId, input, rawBody: req.body, idempotencyKey });
-    void reply.status(response.status);
-    return response.body;
+    @IdempotentInput() request: IdempotentInput,
+  ): Promise<StoredResponse> {
+    return this.createOrder.execute({ merchantId, input, ...request });
   }
 
   @Get()
