@@ -101,6 +101,15 @@ export async function lockSigner(
   return created;
 }
 
+// The signer's counter after a signing pass: the next nonce it will hand out.
+export async function advanceSignerNonce(
+  manager: EntityManager,
+  address: string,
+  nextNonce: bigint,
+): Promise<void> {
+  await manager.update(SignerEntity, { address }, { nextNonce: nextNonce.toString(), updatedAt: new Date() });
+}
+
 // Tokens (base units) and transactions already signed by this wallet but not yet final: the
 // balance must cover them too before another transfer is signed.
 export async function inFlightOf(
@@ -292,6 +301,132 @@ export async function releaseHeldSettlement(
       releasedBy: operator,
       lastError: `released past the payout caps by ${operator}`,
       nextAttemptAt: new Date(),
+      updatedAt: new Date(),
+    },
+  );
+}
+
+// The worker's transitions of one settlement, each in the caller's transaction (the one that holds
+// the row lock from lockDue / lockNextDue, so the row and its event or stored bytes commit together).
+
+// Priced now (the rate was stale when the payment was confirmed).
+export async function recordQuote(
+  manager: EntityManager,
+  orderUuid: string,
+  quote: Pick<
+    SettlementEntity,
+    'fxRateBase' | 'fxRateEffective' | 'fxRateUpdatedAt' | 'tokenAmount' | 'tokenBaseUnits'
+  >,
+): Promise<void> {
+  await manager.update(SettlementEntity, { orderUuid }, { ...quote, updatedAt: new Date() });
+}
+
+// HELD -> PENDING: within the caps now, only funds are missing (attempts and times untouched).
+export async function returnHeldToPending(manager: EntityManager, orderUuid: string): Promise<void> {
+  await manager.update(SettlementEntity, { orderUuid, state: 'HELD' }, { state: 'PENDING' });
+}
+
+// PENDING or HELD -> FAILED before anything was signed (no nonce, no transaction).
+export async function failUnsignedSettlement(
+  manager: EntityManager,
+  orderUuid: string,
+  reason: string,
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid, state: In(['PENDING', 'HELD']) },
+    { state: 'FAILED', lastError: reason, updatedAt: new Date() },
+  );
+}
+
+// `from` (PENDING, or HELD when released) -> SIGNED with its nonce and bytes, due for sending now.
+export async function markSigned(
+  manager: EntityManager,
+  orderUuid: string,
+  from: SettlementState,
+  signed: { signerAddress: string; nonce: bigint; rawTx: string; txHash: string; at: Date },
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid, state: from },
+    {
+      state: 'SIGNED',
+      signerAddress: signed.signerAddress,
+      nonce: signed.nonce.toString(),
+      rawTx: signed.rawTx,
+      txHash: signed.txHash,
+      lastError: null,
+      attempts: 0,
+      nextAttemptAt: signed.at,
+      signedAt: signed.at,
+      updatedAt: signed.at,
+    },
+  );
+}
+
+// A node took the current transaction: BROADCAST (state is SIGNED's successor or BROADCAST again).
+export async function markBroadcast(
+  manager: EntityManager,
+  orderUuid: string,
+  state: SettlementState,
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid },
+    { state, broadcastAt: new Date(), lastError: null, attempts: 0, updatedAt: new Date() },
+  );
+}
+
+// A successor of the current transaction (same nonce) is stored: it is the current one now, due
+// for sending.
+export async function replaceCurrentTransaction(
+  manager: EntityManager,
+  orderUuid: string,
+  signed: { rawTx: string; txHash: string },
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid, state: In(['SIGNED', 'BROADCAST']) },
+    { rawTx: signed.rawTx, txHash: signed.txHash, nextAttemptAt: new Date(), updatedAt: new Date() },
+  );
+}
+
+// Mined, not final yet: the block is recorded and the settlement waits.
+export async function recordMined(
+  manager: EntityManager,
+  orderUuid: string,
+  state: SettlementState,
+  mined: { txHash: string; rawTx: string; blockNumber: number },
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid },
+    {
+      state,
+      txHash: mined.txHash,
+      rawTx: mined.rawTx,
+      blockNumber: String(mined.blockNumber),
+      updatedAt: new Date(),
+    },
+  );
+}
+
+// SIGNED or BROADCAST -> CONFIRMED | FAILED, with the transaction that was mined.
+export async function recordOutcome(
+  manager: EntityManager,
+  orderUuid: string,
+  outcome: 'CONFIRMED' | 'FAILED',
+  mined: { txHash: string; rawTx: string; blockNumber: number; lastError: string | null },
+): Promise<void> {
+  await manager.update(
+    SettlementEntity,
+    { orderUuid, state: In(['SIGNED', 'BROADCAST']) },
+    {
+      state: outcome,
+      txHash: mined.txHash,
+      rawTx: mined.rawTx,
+      blockNumber: String(mined.blockNumber),
+      lastError: mined.lastError,
       updatedAt: new Date(),
     },
   );

@@ -9,7 +9,7 @@ import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { markSent, transactionsOfMany } from '../settlements/settlement-transaction.repository';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import { lockDue } from '../settlements/settlement.repository';
+import { lockDue, markBroadcast } from '../settlements/settlement.repository';
 import { crashPoint } from './crash-point';
 import { REBROADCAST_AFTER_MS } from './drive-in-flight.step';
 import { SettlementFinalizer } from './settlement-finalizer.service';
@@ -105,11 +105,7 @@ export class DriveInFlightBatchStep {
         assertTransition(state, 'BROADCAST');
         state = 'BROADCAST';
       }
-      await manager.update(
-        SettlementEntity,
-        { orderUuid: s.orderUuid },
-        { state, broadcastAt: new Date(), lastError: null, attempts: 0, updatedAt: new Date() },
-      );
+      await markBroadcast(manager, s.orderUuid, state);
       result.sent++;
       result.handled.add(s.orderUuid);
     }

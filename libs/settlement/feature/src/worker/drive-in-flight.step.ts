@@ -18,7 +18,12 @@ import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { markSent, transactionsOf } from '../settlements/settlement-transaction.repository';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import { deferSettlement, lockNextDue } from '../settlements/settlement.repository';
+import {
+  deferSettlement,
+  lockNextDue,
+  markBroadcast,
+  recordMined,
+} from '../settlements/settlement.repository';
 import { SettlementFinalizer } from './settlement-finalizer.service';
 import { OnPicked, StepResult } from './step-result';
 import { TransactionReplacer } from './transaction-replacer.service';
@@ -78,11 +83,7 @@ export class DriveInFlightStep {
           assertTransition(state, 'BROADCAST');
           state = 'BROADCAST';
         }
-        await manager.update(
-          SettlementEntity,
-          { orderUuid: s.orderUuid },
-          { state, broadcastAt: new Date(), lastError: null, attempts: 0, updatedAt: new Date() },
-        );
+        await markBroadcast(manager, s.orderUuid, state);
       } else if (!receipt && isStuck(current.firstSentAt, new Date(), this.config.stuckAfterMs)) {
         return this.replacer.replace(manager, s, current);
       }
@@ -95,17 +96,11 @@ export class DriveInFlightStep {
         state = 'BROADCAST';
       }
       if (receipt.blockNumber > (await this.finality.finalHeight())) {
-        await manager.update(
-          SettlementEntity,
-          { orderUuid: s.orderUuid },
-          {
-            state,
-            txHash: mined.txHash,
-            rawTx: mined.rawTx,
-            blockNumber: String(receipt.blockNumber),
-            updatedAt: new Date(),
-          },
-        );
+        await recordMined(manager, s.orderUuid, state, {
+          txHash: mined.txHash,
+          rawTx: mined.rawTx,
+          blockNumber: receipt.blockNumber,
+        });
         return { kind: 'waiting', orderUuid: s.orderUuid };
       }
       const outcome = outcomeOfReceipt(receipt.status);

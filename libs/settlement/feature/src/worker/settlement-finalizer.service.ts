@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
 import { OutboxWriter } from '@onramp/messaging';
@@ -9,6 +9,7 @@ import { ChainReceipt } from '../chain/chain.client';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { SettlementEntity } from '../settlements/settlement.entity';
+import { failUnsignedSettlement, recordOutcome } from '../settlements/settlement.repository';
 
 export const TRANSFER_REVERTED_REASON = 'on-chain USDC transfer reverted';
 
@@ -27,11 +28,7 @@ export class SettlementFinalizer {
   // PENDING -> FAILED before anything was signed (screening refused the recipient): no nonce, no
   // transaction; transfer.failed carries an empty hash and the reason, and the order fails.
   async refuseBeforeSigning(manager: EntityManager, s: SettlementEntity, reason: string): Promise<void> {
-    await manager.update(
-      SettlementEntity,
-      { orderUuid: s.orderUuid, state: In(['PENDING', 'HELD']) },
-      { state: 'FAILED', lastError: reason, updatedAt: new Date() },
-    );
+    await failUnsignedSettlement(manager, s.orderUuid, reason);
     this.log.warn(`order ${s.orderUuid}: ${reason}`);
     await this.outbox.append(manager, {
       type: Topics.TransferFailed,
@@ -55,18 +52,12 @@ export class SettlementFinalizer {
     mined: SettlementTransactionEntity,
   ): Promise<void> {
     const txHash = mined.txHash;
-    await manager.update(
-      SettlementEntity,
-      { orderUuid: s.orderUuid, state: In(['SIGNED', 'BROADCAST']) },
-      {
-        state: outcome,
-        txHash,
-        rawTx: mined.rawTx,
-        blockNumber: String(receipt.blockNumber),
-        lastError: outcome === 'FAILED' ? TRANSFER_REVERTED_REASON : null,
-        updatedAt: new Date(),
-      },
-    );
+    await recordOutcome(manager, s.orderUuid, outcome, {
+      txHash,
+      rawTx: mined.rawTx,
+      blockNumber: receipt.blockNumber,
+      lastError: outcome === 'FAILED' ? TRANSFER_REVERTED_REASON : null,
+    });
     const payedAmount = normalizeDecimal(s.payedAmount);
     if (outcome === 'FAILED') {
       this.log.warn(`order ${s.orderUuid}: transfer ${txHash} reverted on chain`);

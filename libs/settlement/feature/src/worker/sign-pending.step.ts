@@ -19,15 +19,18 @@ import { FxQuoteService } from '../fx/fx-quote.service';
 import { SettlementEntity } from '../settlements/settlement.entity';
 import { recordSignedTransaction } from '../settlements/settlement-transaction.repository';
 import {
+  advanceSignerNonce,
   deferSettlement,
   holdSettlement,
   inFlightOf,
   lockDue,
   lockNextDue,
   lockSigner,
+  markSigned,
+  recordQuote,
+  returnHeldToPending,
   signedInWindow,
 } from '../settlements/settlement.repository';
-import { SignerEntity } from '../settlements/signer.entity';
 import { SettlementFinalizer } from './settlement-finalizer.service';
 import { overCapReason, walletShortfall } from './payout-preflight';
 import { OnPicked, StepResult } from './step-result';
@@ -192,13 +195,13 @@ export class SignPendingStep {
       await this.store(manager, t, fees, signatures[i] as { rawTx: string; txHash: string });
       result.signed.push(t.s.orderUuid);
     }
-    await manager.update(SignerEntity, { address }, { nextNonce: nonce.toString(), updatedAt: new Date() });
+    await advanceSignerNonce(manager, address, nonce);
     return result;
   }
 
   private async releaseToPending(manager: EntityManager, s: SettlementEntity): Promise<void> {
     assertTransition('HELD', 'PENDING');
-    await manager.update(SettlementEntity, { orderUuid: s.orderUuid, state: 'HELD' }, { state: 'PENDING' });
+    await returnHeldToPending(manager, s.orderUuid);
     s.state = 'PENDING';
   }
 
@@ -234,22 +237,13 @@ export class SignPendingStep {
       ...signed,
     });
     const now = new Date();
-    await manager.update(
-      SettlementEntity,
-      { orderUuid: s.orderUuid, state: s.state },
-      {
-        state: 'SIGNED',
-        signerAddress: address,
-        nonce: nonce.toString(),
-        rawTx: signed.rawTx,
-        txHash: signed.txHash,
-        lastError: null,
-        attempts: 0,
-        nextAttemptAt: now,
-        signedAt: now,
-        updatedAt: now,
-      },
-    );
+    await markSigned(manager, s.orderUuid, s.state, {
+      signerAddress: address,
+      nonce,
+      rawTx: signed.rawTx,
+      txHash: signed.txHash,
+      at: now,
+    });
     this.log.log(
       `order ${s.orderUuid}: signed ${usdcToString(baseUnits)} USDC transfer ${signed.txHash} (nonce ${nonce})`,
     );
@@ -266,11 +260,7 @@ export class SignPendingStep {
         tokenAmount: q.sentTokenAmount,
         tokenBaseUnits: q.baseUnits.toString(),
       };
-      await manager.update(
-        SettlementEntity,
-        { orderUuid: s.orderUuid },
-        { ...fields, updatedAt: new Date() },
-      );
+      await recordQuote(manager, s.orderUuid, fields);
       await this.fx.log(manager, s.orderUuid, s.payedAmount, q);
       Object.assign(s, fields);
       return true;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { formatUnits } from 'ethers';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 
 import { GasRejection, maxGasPrice, raisedGasLimit, replacementFees } from '@onramp/settlement-domain';
 
@@ -16,7 +16,7 @@ import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { recordSignedTransaction } from '../settlements/settlement-transaction.repository';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import { deferSettlement } from '../settlements/settlement.repository';
+import { deferSettlement, replaceCurrentTransaction } from '../settlements/settlement.repository';
 import { StepResult } from './step-result';
 
 const gwei = (wei: bigint): string => formatUnits(wei, 'gwei');
@@ -123,11 +123,7 @@ export class TransactionReplacer {
       fees: changes.fees,
       ...signed,
     });
-    await manager.update(
-      SettlementEntity,
-      { orderUuid: s.orderUuid, state: In(['SIGNED', 'BROADCAST']) },
-      { rawTx: signed.rawTx, txHash: signed.txHash, nextAttemptAt: new Date(), updatedAt: new Date() },
-    );
+    await replaceCurrentTransaction(manager, s.orderUuid, signed);
     return signed;
   }
 }
