@@ -25,5 +25,7 @@ import { spawn } from 'node:child_process';
 import { getAddress } from 'ethers';
 import { createHash } from 'node:crypto';
 
+// The computed spelling, which a text search for the dotted one misses: the rule catches it too. (The
+// architecture spec, tools/architecture/env-readers.spec.ts, allows this file and no other non-parser.)
 // eslint-disable-next-line no-restricted-properties
-const fromEnv = process.env['ANYTHING'];
+const fromEnv = process['env']['ANYTHING'];

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 
 import { deadLetterTopic, EventHeaders, Topics } from '@onramp/contracts';
 import { EventConsumer, KafkaTransport, newTraceparent, uuidv7 } from '@onramp/messaging';
-import { createDatabase, waitFor } from '@onramp/testing';
+import { createDatabase, loadTestEnv, testDatabaseServer, waitFor } from '@onramp/testing';
 
 import { replayDeadLetters } from './replay-dead-letters';
 
@@ -16,7 +16,7 @@ const SCHEMA = 'replay_test';
 // dead-letters three events; the replay brings them back, once, and a forced second replay
 // changes nothing.
 describe('replayDeadLetters against Kafka and Postgres', () => {
-  const brokers = (process.env['KAFKA_BROKERS'] as string).split(',');
+  const brokers = loadTestEnv().kafkaBrokers;
   const kafka = new Kafka({ clientId: `replay-test-${randomUUID()}`, brokers, logLevel: logLevel.NOTHING });
   const groupId = `replay-test-${randomUUID()}`;
   const replayGroup = `replay-test-tool-${randomUUID()}`;
@@ -30,7 +30,7 @@ describe('replayDeadLetters against Kafka and Postgres', () => {
   beforeAll(async () => {
     ds = new DataSource({
       type: 'postgres',
-      url: await createDatabase(process.env['DATABASE_URL'] as string),
+      url: await createDatabase(testDatabaseServer()),
     });
     await ds.initialize();
     await ds.query(`CREATE SCHEMA ${SCHEMA}`);

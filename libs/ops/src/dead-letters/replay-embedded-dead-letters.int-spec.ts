@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 
 import { EmbeddedTransport, EVENTBUS_SCHEMA } from '@onramp/messaging';
-import { createDatabase } from '@onramp/testing';
+import { createDatabase, testDatabaseServer } from '@onramp/testing';
 
 import { replayEmbeddedDeadLetters } from './replay-embedded-dead-letters';
 
@@ -13,7 +13,7 @@ describe('replayEmbeddedDeadLetters (the event bus of npm start, real Postgres)'
   let pool: Pool;
 
   beforeAll(async () => {
-    databaseUrl = await createDatabase(process.env['DATABASE_URL'] as string);
+    databaseUrl = await createDatabase(testDatabaseServer());
     transport = new EmbeddedTransport({ databaseUrl, clientId: 'replay-spec', partitions: 3 });
     await transport.connect();
     pool = new Pool({ connectionString: databaseUrl, max: 1 });

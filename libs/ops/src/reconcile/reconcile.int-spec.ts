@@ -4,7 +4,7 @@ import { Contract, parseEther, Wallet } from 'ethers';
 import { Client } from 'pg';
 
 import { deployTestUsdc, localProvider, setEthBalance, TEST_USDC_ABI } from '@onramp/chain';
-import { createDatabase } from '@onramp/testing';
+import { createDatabase, loadTestEnv, testDatabaseServer } from '@onramp/testing';
 
 import { reconcile } from './reconcile';
 
@@ -27,7 +27,7 @@ interface Paid {
 
 // Real Postgres and anvil: a token and hot wallet of our own, so the logs scanned are only ours.
 describe('reconcile against Postgres and the chain', () => {
-  const rpcUrl = process.env['RPC_URL'] as string;
+  const rpcUrl = loadTestEnv().rpcUrl as string;
   const merchant = randomUUID();
   const other = randomUUID();
   const hot = Wallet.createRandom();
@@ -39,7 +39,7 @@ describe('reconcile against Postgres and the chain', () => {
   const provider = localProvider(rpcUrl);
 
   beforeAll(async () => {
-    databaseUrl = await createDatabase(process.env['DATABASE_URL'] as string);
+    databaseUrl = await createDatabase(testDatabaseServer());
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
     await db.query(DDL);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { FieldCipher } from '@onramp/crypto';
-import { createDatabase } from '@onramp/testing';
+import { createDatabase, testDatabaseServer } from '@onramp/testing';
 
 import { rekeyAuthSigningKeys } from './rekey-auth-keys';
 import { useRekeyDatabase } from './rekey-test-database';
@@ -35,7 +35,7 @@ describe('rekeyAuthSigningKeys (real Postgres)', () => {
 
   it('reports a database without auth, and refuses a value no key of the ring opens', async () => {
     const { databaseUrl, db } = rekey;
-    const other = await createDatabase(process.env['DATABASE_URL'] as string);
+    const other = await createDatabase(testDatabaseServer());
     expect(await rekeyAuthSigningKeys({ databaseUrl: other, keys: [newKey] })).toMatchObject({
       missing: ['auth.signing_keys'],
     });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { Client } from 'pg';
 
-import { createDatabase } from '@onramp/testing';
+import { createDatabase, testDatabaseServer } from '@onramp/testing';
 
 export interface RekeyDatabase {
   /** The key the spec seals its rows under. */
@@ -24,7 +24,7 @@ export function useRekeyDatabase(schema: (db: Client) => Promise<unknown>): Reke
     newKey: randomBytes(32).toString('hex'),
   } as RekeyDatabase;
   beforeAll(async () => {
-    rekey.databaseUrl = await createDatabase(process.env['DATABASE_URL'] as string);
+    rekey.databaseUrl = await createDatabase(testDatabaseServer());
     rekey.db = new Client({ connectionString: rekey.databaseUrl });
     await rekey.db.connect();
     await schema(rekey.db);

@@ -5,7 +5,7 @@ import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, EventEnvelope, Topics } from '@onramp/contracts';
 import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
-import { createDatabase, waitFor } from '@onramp/platform-infra';
+import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
 import { EventConsumer } from './inbox/event-consumer';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -29,10 +29,11 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
   let ds: DataSource;
   let transport: KafkaTransport;
   let relay: OutboxRelay;
-  const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  const servers = loadInfraConfig(); // the run's, from the integration global setup
+  const brokers = (servers.kafkaBrokers ?? '127.0.0.1:9092').split(',');
 
   beforeAll(async () => {
-    ds = await openServiceDataSource({ url: await createDatabase(process.env.DATABASE_URL!), schema: SCHEMA, entities: [], migrations: [InitMessaging1700000000000] });
+    ds = await openServiceDataSource({ url: await createDatabase(servers.databaseUrl!), schema: SCHEMA, entities: [], migrations: [InitMessaging1700000000000] });
     transport = new KafkaTransport({ brokers, clientId: 'msgtest', partitions: 3, replicationFactor: 1 });
     await transport.connect();
     relay = new OutboxRelay(ds, transport, { schema: SCHEMA, idleDelayMs: 50 });

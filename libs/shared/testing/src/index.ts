@@ -51,5 +51,7 @@ export type { ServiceTestAppOptions } from './nest/service-test-app';
 export { createTestDatabase, startHttpTestApp } from './nest/http-test-app';
 export type { TestDatabase } from './nest/http-test-app';
 export { operatorHeaders, TEST_OPERATOR } from './auth/operator-headers';
+export { exportToWorkers, loadTestEnv, testDatabaseServer } from './test-env';
+export type { TestEnv } from './test-env';
 export { demoKycUser } from './fixtures/kyc-user';
 export type { DemoKycUser } from './fixtures/kyc-user';

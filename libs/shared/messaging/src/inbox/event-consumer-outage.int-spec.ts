@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
 import { deadLetterTopic, EventHeaders, Topics } from '@onramp/contracts';
-import { createDatabase, waitFor } from '@onramp/platform-infra';
+import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
 import { uuidv7 } from '../ids';
 import { KafkaTransport } from '../transport/kafka.transport';
@@ -19,7 +19,8 @@ const SCHEMA = 'outage_test';
 // Real Postgres and Kafka: while the consumer's database refuses connections, an event is not
 // dead-lettered however often it fails; once the database is back it is applied, once.
 describe('EventConsumer during a database outage', () => {
-  const brokers = (process.env['KAFKA_BROKERS'] as string).split(',');
+  const servers = loadInfraConfig(); // the run's, from the integration global setup
+  const brokers = (servers.kafkaBrokers as string).split(',');
   const kafka = new Kafka({ clientId: `outage-test-${randomUUID()}`, brokers, logLevel: logLevel.NOTHING });
   const groupId = `outage-test-${randomUUID()}`;
   let url: string;
@@ -28,7 +29,7 @@ describe('EventConsumer during a database outage', () => {
   const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
 
   beforeAll(async () => {
-    url = await createDatabase(process.env['DATABASE_URL'] as string);
+    url = await createDatabase(servers.databaseUrl as string);
     ds = new DataSource({ type: 'postgres', url, extra: { connectionTimeoutMillis: 2000 } });
     await ds.initialize();
     await ds.query(`CREATE SCHEMA ${SCHEMA}`);
@@ -75,7 +76,7 @@ describe('EventConsumer during a database outage', () => {
   // ALLOW_CONNECTIONS false and the open sessions cut: to this consumer, the database is down.
   async function setConnectable(allowed: boolean): Promise<void> {
     const db = new URL(url).pathname.slice(1);
-    const admin = new Client({ connectionString: process.env['DATABASE_URL'] });
+    const admin = new Client({ connectionString: servers.databaseUrl });
     await admin.connect();
     try {
       await admin.query(`ALTER DATABASE "${db}" ALLOW_CONNECTIONS ${allowed}`);

@@ -2,6 +2,8 @@ import './register-path-aliases'; // first: what follows imports @onramp/*
 
 import { InfraHandle, loadInfraConfig, startInfra } from '@onramp/platform-infra';
 
+import { exportToWorkers } from '../test-env';
+
 // Shared with global-teardown.ts: jest runs both in the same (main) process.
 export const INFRA_HANDLE = Symbol.for('onramp.testing.infra');
 type WithInfra = typeof globalThis & { [INFRA_HANDLE]?: InfraHandle };
@@ -12,7 +14,7 @@ export default async function globalSetup(): Promise<void> {
   const t0 = Date.now();
   const infra = await startInfra(loadInfraConfig());
   (globalThis as WithInfra)[INFRA_HANDLE] = infra;
-  Object.assign(process.env, infra.env);
+  exportToWorkers(infra.env);
 
   // Ctrl-C or a kill of the runner: stop the servers, then exit. Exit handlers inside each
   // start function and detached watchdogs cover the harder deaths.

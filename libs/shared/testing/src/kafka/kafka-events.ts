@@ -13,7 +13,9 @@ import {
 import { newTraceparent, uuidv7 } from '@onramp/messaging';
 import { waitFor } from '@onramp/platform-infra';
 
-export const brokers = (): string[] => (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
+import { loadTestEnv } from '../test-env';
+
+export const brokers = (): string[] => loadTestEnv().kafkaBrokers;
 
 export function testKafka(): Kafka {
   return new Kafka({ clientId: `test-${randomUUID()}`, brokers: brokers(), logLevel: logLevel.NOTHING });
@@ -33,7 +35,7 @@ export async function ensureTopics(kafka: Kafka): Promise<void> {
           waitForLeaders: true,
           topics: missing.map((topic) => ({
             topic,
-            numPartitions: Number(process.env['KAFKA_PARTITIONS'] ?? 12),
+            numPartitions: loadTestEnv().kafkaPartitions,
             replicationFactor: 1,
           })),
         })

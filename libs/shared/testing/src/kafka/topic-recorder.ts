@@ -5,6 +5,7 @@ import { Consumer, Kafka, logLevel } from 'kafkajs';
 import { EventEnvelope } from '@onramp/contracts';
 import { waitFor } from '@onramp/platform-infra';
 
+import { loadTestEnv } from '../test-env';
 import { ensureTopics } from './kafka-events';
 
 export interface RecordedEvent {
@@ -23,7 +24,7 @@ export class TopicRecorder {
 
   static async start(
     topics: string[],
-    brokers = process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092',
+    brokers = loadTestEnv().kafkaBrokers.join(','),
   ): Promise<TopicRecorder> {
     const kafka = new Kafka({
       clientId: 'test-recorder',

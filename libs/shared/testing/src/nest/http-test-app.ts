@@ -5,6 +5,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp, HttpServiceOptions } from '@onramp/http';
 import { createDatabase } from '@onramp/platform-infra';
 
+import { testDatabaseServer } from '../test-env';
+
 export interface TestDatabase {
   server: string; // the suite's Postgres (the global setup's DATABASE_URL)
   databaseUrl: string; // the fresh database on it
@@ -13,8 +15,7 @@ export interface TestDatabase {
 
 // A fresh database named `<prefix>_<16 hex>` for one test app, on the suite's Postgres.
 export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
-  const server = process.env['DATABASE_URL'];
-  if (!server) throw new Error('DATABASE_URL is not set: run with jest.integration.config.js');
+  const server = testDatabaseServer();
   const id = randomUUID().replace(/-/g, '').slice(0, 16);
   return { server, databaseUrl: await createDatabase(server, `${prefix}_${id}`), id };
 }

@@ -5,7 +5,7 @@ import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, Topics } from '@onramp/contracts';
 import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
-import { createDatabase, waitFor } from '@onramp/platform-infra';
+import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
 import { EventConsumer } from '../../inbox/event-consumer';
 import { OutboxRelay } from '../../outbox/outbox-relay';
@@ -45,7 +45,7 @@ describe('EmbeddedTransport over real Postgres', () => {
 
   beforeAll(async () => {
     // The bus is per database (its partition count is fixed at creation): one fresh database for the file.
-    url = await createDatabase(process.env.DATABASE_URL!);
+    url = await createDatabase(loadInfraConfig().databaseUrl!);
   });
 
   afterAll(async () => {
