@@ -1,5 +1,5 @@
 import { ConfigError, defaultPorts, int, loadEnv, serviceBasics, serviceEnv, str } from '@onramp/config';
-import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey, payerDataKeyRing } from '@onramp/crypto';
+import { DEVELOPMENT_KEYS, isDevelopmentKey, parseKey, payerDataEnv, payerDataKeyRing } from '@onramp/crypto';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
 export const KYC_SCHEMA = 'kyc';
@@ -16,8 +16,7 @@ const kycEnv = {
   KYC_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
   // The payer-data ring shared with payment-ingest (docs/security.md, PII at rest): kyc only seals the
   // holder's name it announces in kyc.user.registered with it, for payment-ingest's payer-name policy.
-  PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
-  PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+  ...payerDataEnv,
 };
 
 export interface KycConfig {
@@ -62,18 +61,12 @@ export function loadKycConfig(source: NodeJS.ProcessEnv): KycConfig {
       );
     }
   }
-  let payerDataKeys: string[];
-  try {
-    payerDataKeys = payerDataKeyRing(env, env.ONRAMP_MODE === 'production');
-  } catch (err) {
-    throw new ConfigError((err as Error).message);
-  }
   return {
     ...serviceBasics(env),
     port: env.KYC_SERVICE_PORT,
     encryptionKey: key,
     previousEncryptionKeys: previous,
-    payerDataKeys,
+    payerDataKeys: payerDataKeyRing(env, env.ONRAMP_MODE === 'production'),
     runtime: loadKycRuntime(source),
   };
 }

@@ -1,5 +1,4 @@
 import {
-  commonEnv,
   ConfigError,
   decimalString,
   defaultPorts,
@@ -7,9 +6,11 @@ import {
   int,
   loadEnv,
   oneOf,
+  serviceBasics,
+  serviceEnv,
   str,
 } from '@onramp/config';
-import { payerDataKeyRing } from '@onramp/crypto';
+import { payerDataEnv, payerDataKeyRing } from '@onramp/crypto';
 import { defaultPayerNamePolicy, PAYER_NAME_POLICIES, PayerNamePolicy } from '@onramp/payments-domain';
 import { parseCollectionAccounts } from '@onramp/sepa';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
@@ -17,10 +18,7 @@ import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 export const PAYMENTS_SCHEMA = 'payments';
 
 const paymentIngestEnv = {
-  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  HOST: commonEnv.HOST,
+  ...serviceEnv,
   PAYMENT_INGEST_PORT: int({ default: defaultPorts.paymentIngest, min: 0, max: 65535 }),
   // The same bounds as orders: no credit ever pays outside them, whatever the policy.
   ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
@@ -43,8 +41,7 @@ const paymentIngestEnv = {
   RETURNS_OUTBOX: str({ optional: true }),
   // The payer-data ring, shared with kyc and webhook-dispatch (docs/security.md, PII at rest): seals
   // the payer's name and IBAN at rest and the name in payment.confirmed, opens the KYC holder's name.
-  PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
-  PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+  ...payerDataEnv,
 };
 
 export interface PaymentIngestConfig {
@@ -88,17 +85,8 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv): PaymentInges
   } catch (err) {
     throw new ConfigError(`invalid configuration: ${(err as Error).message}`);
   }
-  let payerDataKeys: string[];
-  try {
-    payerDataKeys = payerDataKeyRing(env, env.ONRAMP_MODE === 'production');
-  } catch (err) {
-    throw new ConfigError((err as Error).message);
-  }
   return {
-    mode: env.ONRAMP_MODE,
-    databaseUrl: env.DATABASE_URL,
-    logLevel: env.LOG_LEVEL,
-    host: env.HOST,
+    ...serviceBasics(env),
     port: env.PAYMENT_INGEST_PORT,
     minAmount: env.ORDER_MIN_AMOUNT,
     maxAmount: env.ORDER_MAX_AMOUNT,
@@ -109,7 +97,7 @@ export function loadPaymentIngestConfig(source: NodeJS.ProcessEnv): PaymentInges
     orderTtlMs: env.ORDER_TTL,
     payerNamePolicy: env.PAYER_NAME_POLICY || defaultPayerNamePolicy(env.ONRAMP_MODE),
     statementInbox: env.BANK_STATEMENT_INBOX || null,
-    payerDataKeys,
+    payerDataKeys: payerDataKeyRing(env, env.ONRAMP_MODE === 'production'),
     runtime: loadPaymentIngestRuntime(source),
   };
 }

@@ -1,16 +1,17 @@
 import { parseUnits } from 'ethers';
 
 import {
-  commonEnv,
+  bool,
   ConfigError,
   decimalString,
   defaultPorts,
-  bool,
   int,
   isPublicDevKey,
   loadEnv,
   oneOf,
   sandboxChainProblem,
+  serviceBasics,
+  serviceEnv,
   str,
 } from '@onramp/config';
 import { DecimalError, usdcToBaseUnits } from '@onramp/money';
@@ -47,10 +48,7 @@ function address(): (raw: string | undefined, name: string) => string {
 }
 
 const settlementEnv = {
-  ONRAMP_MODE: commonEnv.ONRAMP_MODE,
-  DATABASE_URL: commonEnv.DATABASE_URL,
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  HOST: commonEnv.HOST,
+  ...serviceEnv,
   CHAIN_SETTLEMENT_PORT: int({ default: defaultPorts.chainSettlement, min: 0, max: 65535 }),
   // Defaults are the local anvil; production mode requires both to be set explicitly.
   RPC_URL: str({ optional: true }),
@@ -162,10 +160,7 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
     throw new ConfigError('invalid configuration: FX_RATE_EUR_USDC must be above 0');
   const maxFeeWei = gweiToWei(env.SETTLEMENT_MAX_FEE_GWEI);
   return {
-    mode: env.ONRAMP_MODE,
-    databaseUrl: env.DATABASE_URL,
-    logLevel: env.LOG_LEVEL,
-    host: env.HOST,
+    ...serviceBasics(env),
     port: env.CHAIN_SETTLEMENT_PORT,
     rpcUrl: env.RPC_URL || LOCAL_RPC_URL,
     chainId,

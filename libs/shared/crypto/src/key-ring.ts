@@ -1,3 +1,5 @@
+import { ConfigError } from '@onramp/config';
+
 import { isDevelopmentKey } from './development-keys';
 import { parseKey } from './field-cipher';
 
@@ -13,10 +15,10 @@ export interface KeyRingSource {
 // A service's key ring from its two variables: the sealing key first, then the older keys that still
 // open what they sealed until a rekey has re-sealed it. Production needs the key and refuses every
 // published development key, in the ring's old keys too (a value sealed under a public key is not
-// sealed). Throws with a message naming the variable; the caller wraps it in its ConfigError.
+// sealed). Throws a ConfigError naming the variable, as the service's own config checks do.
 export function keyRingFrom(src: KeyRingSource): string[] {
   const current = src.current?.trim() || (src.production ? '' : src.developmentKey);
-  if (!current) throw new Error(`invalid configuration: ${src.name} is required in production mode`);
+  if (!current) throw new ConfigError(`invalid configuration: ${src.name} is required in production mode`);
   const previous = (src.previous ?? '')
     .split(',')
     .map((k) => k.trim())
@@ -27,10 +29,12 @@ export function keyRingFrom(src: KeyRingSource): string[] {
     try {
       parseKey(key);
     } catch {
-      throw new Error(`invalid configuration: ${what} must be 32 bytes (64 hex chars or base64)`);
+      throw new ConfigError(`invalid configuration: ${what} must be 32 bytes (64 hex chars or base64)`);
     }
     if (src.production && isDevelopmentKey(key)) {
-      throw new Error(`invalid configuration: ${what} must not be a public development key in production`);
+      throw new ConfigError(
+        `invalid configuration: ${what} must not be a public development key in production`,
+      );
     }
   });
   return ring;

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 
+import { str } from '@onramp/config';
+
 import { DEVELOPMENT_KEYS } from './development-keys';
 import { FieldCipher, parseKey } from './field-cipher';
 import { keyRingFrom } from './key-ring';
@@ -49,6 +51,12 @@ export const PAYER_DATA_KEY_VARIABLES = {
   name: 'PAYER_DATA_ENCRYPTION_KEY',
   previousName: 'PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS',
 } as const;
+
+// The ring's variables, in the env spec of each service that seals or opens payer data.
+export const payerDataEnv = {
+  PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
+  PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+};
 
 export function payerDataKeyRing(
   env: { PAYER_DATA_ENCRYPTION_KEY?: string; PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS?: string },

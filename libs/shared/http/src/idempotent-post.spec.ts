@@ -1,11 +1,10 @@
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { StoredResponse } from '@onramp/persistence';
 
-import { applyHttpConventions, createHttpAdapter } from './bootstrap';
 import { IdempotentInput, RepliesStoredResponse } from './idempotent-post';
+import { startConventionsTestApp } from './testing/conventions-test-app';
 
 @Controller()
 class EchoController {
@@ -24,13 +23,7 @@ class EchoModule {}
 describe('@RepliesStoredResponse() and @IdempotentInput()', () => {
   let app: NestFastifyApplication;
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(EchoModule, createHttpAdapter(), {
-      logger: false,
-      bodyParser: false,
-    });
-    applyHttpConventions(app);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    app = await startConventionsTestApp(EchoModule);
   });
   afterAll(() => app.close());
 

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsIn, IsString } from 'class-validator';
 
-import { applyHttpConventions, createHttpAdapter } from './bootstrap';
 import { inspectInput, MAX_JSON_DEPTH } from './input-guard';
 import { OptionalField } from './optional-field';
 import { PaginationQuery } from './pagination';
+import { startConventionsTestApp } from './testing/conventions-test-app';
 
 class NoteDto {
   @IsString()
@@ -57,13 +56,7 @@ describe('inspectInput', () => {
 describe('the HTTP conventions refuse bad input with a 400, never a 500', () => {
   let app: NestFastifyApplication;
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(EchoModule, createHttpAdapter(), {
-      logger: false,
-      bodyParser: false,
-    });
-    applyHttpConventions(app);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    app = await startConventionsTestApp(EchoModule);
   });
   afterAll(() => app.close());
 
@@ -102,14 +95,7 @@ describe('the HTTP conventions refuse bad input with a 400, never a 500', () => 
 describe('with emptyJsonIsObject (auth)', () => {
   let app: NestFastifyApplication;
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(
-      EchoModule,
-      createHttpAdapter({ emptyJsonIsObject: true }),
-      { logger: false, bodyParser: false },
-    );
-    applyHttpConventions(app);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    app = await startConventionsTestApp(EchoModule, { emptyJsonIsObject: true });
   });
   afterAll(() => app.close());
 

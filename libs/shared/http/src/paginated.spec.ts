@@ -1,11 +1,10 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsIn, IsOptional } from 'class-validator';
 
-import { applyHttpConventions, createHttpAdapter } from './bootstrap';
 import { Page, Paginated } from './paginated';
 import { PaginationQuery } from './pagination';
+import { startConventionsTestApp } from './testing/conventions-test-app';
 
 const NUMBERS = Array.from({ length: 5 }, (_, i) => i + 1);
 
@@ -38,13 +37,7 @@ class NumbersModule {}
 describe('@Paginated()', () => {
   let app: NestFastifyApplication;
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(NumbersModule, createHttpAdapter(), {
-      logger: false,
-      bodyParser: false,
-    });
-    applyHttpConventions(app);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    app = await startConventionsTestApp(NumbersModule);
   });
   afterAll(() => app.close());
 

@@ -1,5 +1,11 @@
 import { commonEnv, ConfigError, defaultPorts, EnvOf, int, loadEnv, serviceEnv, str } from '@onramp/config';
-import { DEVELOPMENT_KEYS, isDevelopmentKey, keyRingFrom, payerDataKeyRing } from '@onramp/crypto';
+import {
+  DEVELOPMENT_KEYS,
+  isDevelopmentKey,
+  keyRingFrom,
+  payerDataEnv,
+  payerDataKeyRing,
+} from '@onramp/crypto';
 import { HOUR_MS, parseIp, RetryPolicy } from '@onramp/webhooks-domain';
 import { loadServiceRuntime, ServiceRuntime } from '@onramp/service-runtime';
 
@@ -19,8 +25,7 @@ export const webhookEnvSpec = {
   // The payer-data ring, shared with payment-ingest (docs/security.md, PII at rest): opens the payer's
   // name in order.completed and seals delivery bodies at rest. The older keys, comma-separated, still
   // open what they sealed until `npm run rekey` has re-sealed it.
-  PAYER_DATA_ENCRYPTION_KEY: str({ optional: true }),
-  PAYER_DATA_PREVIOUS_ENCRYPTION_KEYS: str({ default: '' }),
+  ...payerDataEnv,
   WEBHOOK_POLL_MS: int({ default: 250, min: 10 }),
   WEBHOOK_TIMEOUT_MS: int({ default: 10_000, min: 100 }),
   WEBHOOK_RETRY_BASE_MS: int({ default: 1000, min: 1 }),
@@ -64,21 +69,14 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
       'invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY is required (and not the dev key) in production mode',
     );
   }
-  let payerDataKeys: string[];
-  let secretEncryptionKeys: string[];
-  try {
-    secretEncryptionKeys = keyRingFrom({
-      name: 'WEBHOOK_SECRET_ENCRYPTION_KEY',
-      previousName: 'WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS',
-      current: key,
-      previous: env.WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS,
-      production: !sandbox,
-      developmentKey: DEV_SECRET_ENCRYPTION_KEY,
-    });
-    payerDataKeys = payerDataKeyRing(env, !sandbox);
-  } catch (err) {
-    throw new ConfigError((err as Error).message);
-  }
+  const secretEncryptionKeys = keyRingFrom({
+    name: 'WEBHOOK_SECRET_ENCRYPTION_KEY',
+    previousName: 'WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS',
+    current: key,
+    previous: env.WEBHOOK_SECRET_PREVIOUS_ENCRYPTION_KEYS,
+    production: !sandbox,
+    developmentKey: DEV_SECRET_ENCRYPTION_KEY,
+  });
   if (!sandbox && env.WEBHOOK_RETRY_WINDOW_HOURS < 72) {
     throw new ConfigError(
       'invalid configuration: WEBHOOK_RETRY_WINDOW_HOURS must be >= 72 in production mode',
@@ -102,7 +100,7 @@ export function loadWebhookConfig(source: NodeJS.ProcessEnv): WebhookDispatchCon
     allowedAddresses,
     secretEncryptionKey: secretEncryptionKeys[0],
     secretEncryptionKeys,
-    payerDataKeys,
+    payerDataKeys: payerDataKeyRing(env, !sandbox),
     retryPolicy: {
       baseDelayMs: env.WEBHOOK_RETRY_BASE_MS,
       maxDelayMs: env.WEBHOOK_RETRY_MAX_MS,
