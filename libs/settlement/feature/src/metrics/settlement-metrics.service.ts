@@ -9,6 +9,8 @@ import { SETTLEMENT_STATES } from '@onramp/settlement-domain';
 import { ChainClient } from '../chain/chain.client';
 import { TransferSigner } from '../chain/transfer-signer';
 import { RECIPIENT_REFUSED } from '../chain/recipient-screening';
+import { countReplacements } from '../settlements/settlement-transaction.repository';
+import { readSettlementGauges } from '../settlements/settlement.repository';
 import { HELD_UNDERFUNDED } from '../worker/sign-pending.step';
 
 type Metric = MetricFamily;
@@ -41,27 +43,14 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
   }
 
   private async fromDatabase(): Promise<Metric[]> {
-    const [byState, [held], [txs], [open], [screening]] = await Promise.all([
-      this.dataSource.query<Array<{ state: string; n: number }>>(
-        `SELECT state, count(*)::int AS n FROM "settlement"."settlements" GROUP BY state`,
-      ),
-      this.dataSource.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM "settlement"."settlements" WHERE state = 'PENDING' AND starts_with(last_error, $1)`,
-        [HELD_UNDERFUNDED],
-      ),
-      this.dataSource.query<Array<{ replacements: number }>>(
-        `SELECT (count(*) - count(DISTINCT order_uuid))::int AS replacements FROM "settlement"."settlement_transactions"`,
-      ),
-      this.dataSource.query<Array<{ age: number | null }>>(
-        `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM "settlement"."settlements"
-         WHERE state IN ('PENDING', 'HELD', 'SIGNED', 'BROADCAST')`,
-      ),
-      this.dataSource.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM "settlement"."settlements" WHERE state = 'FAILED' AND starts_with(last_error, $1)`,
-        [RECIPIENT_REFUSED],
-      ),
+    const [gauges, replacements] = await Promise.all([
+      readSettlementGauges(this.dataSource.manager, {
+        underfunded: HELD_UNDERFUNDED,
+        refused: RECIPIENT_REFUSED,
+      }),
+      countReplacements(this.dataSource.manager),
     ]);
-    const count = new Map(byState.map((r) => [r.state, r.n]));
+    const count = new Map(gauges.byState.map((r) => [r.state, r.n]));
     return [
       {
         name: 'settlement_settlements',
@@ -73,7 +62,7 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
         name: 'settlement_held_underfunded',
         help: 'PENDING settlements held because the hot wallet cannot pay them (USDC or gas).',
         type: 'gauge',
-        samples: [{ value: held?.n ?? 0 }],
+        samples: [{ value: gauges.underfunded }],
       },
       {
         name: 'settlement_held_over_cap',
@@ -85,19 +74,19 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
         name: 'settlement_recipients_refused_total',
         help: 'Settlements failed before signing: recipient USDC-blacklisted or on the sanctioned list.',
         type: 'counter',
-        samples: [{ value: screening?.n ?? 0 }],
+        samples: [{ value: gauges.refused }],
       },
       {
         name: 'settlement_transaction_replacements_total',
         help: 'Stuck transactions replaced with the same nonce and higher fees.',
         type: 'counter',
-        samples: [{ value: txs?.replacements ?? 0 }],
+        samples: [{ value: replacements }],
       },
       {
         name: 'settlement_oldest_open_seconds',
         help: 'Age of the oldest settlement not yet CONFIRMED or FAILED (0 if none).',
         type: 'gauge',
-        samples: [{ value: Math.floor(open?.age ?? 0) }],
+        samples: [{ value: Math.floor(gauges.oldestOpenAgeSeconds ?? 0) }],
       },
     ];
   }

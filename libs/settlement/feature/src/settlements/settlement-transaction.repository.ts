@@ -2,6 +2,8 @@ import { EntityManager, In } from 'typeorm';
 
 import { FeeParams } from '@onramp/settlement-domain';
 
+import { SETTLEMENT_SCHEMA } from '../config';
+
 import { SettlementTransactionEntity } from './settlement-transaction.entity';
 
 export interface SignedAttempt {
@@ -55,4 +57,12 @@ export async function markSent(manager: EntityManager, txHash: string): Promise<
     `UPDATE "settlement"."settlement_transactions" SET first_sent_at = COALESCE(first_sent_at, now()) WHERE tx_hash = $1`,
     [txHash],
   );
+}
+
+// Transactions that replaced an earlier one of the same settlement (same nonce, higher fees or gas).
+export async function countReplacements(manager: EntityManager): Promise<number> {
+  const [row] = await manager.query<Array<{ replacements: number }>>(
+    `SELECT (count(*) - count(DISTINCT order_uuid))::int AS replacements FROM "${SETTLEMENT_SCHEMA}"."settlement_transactions"`,
+  );
+  return row?.replacements ?? 0;
 }

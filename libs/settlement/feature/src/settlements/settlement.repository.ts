@@ -431,3 +431,40 @@ export async function recordOutcome(
     },
   );
 }
+
+// What the metrics report of the settlements, read on each scrape (cheap counts, run side by side).
+export interface SettlementGauges {
+  byState: Array<{ state: string; n: number }>;
+  underfunded: number; // PENDING, held by an empty hot wallet (last_error starts with the prefix)
+  refused: number; // FAILED before signing by recipient screening (last_error starts with the prefix)
+  oldestOpenAgeSeconds: number | null; // null: none open
+}
+
+export async function readSettlementGauges(
+  manager: EntityManager,
+  prefixes: { underfunded: string; refused: string },
+): Promise<SettlementGauges> {
+  const [byState, [held], [open], [screening]] = await Promise.all([
+    manager.query<Array<{ state: string; n: number }>>(
+      `SELECT state, count(*)::int AS n FROM "${SETTLEMENT_SCHEMA}"."settlements" GROUP BY state`,
+    ),
+    manager.query<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'PENDING' AND starts_with(last_error, $1)`,
+      [prefixes.underfunded],
+    ),
+    manager.query<Array<{ age: number | null }>>(
+      `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM "${SETTLEMENT_SCHEMA}"."settlements"
+       WHERE state IN ('PENDING', 'HELD', 'SIGNED', 'BROADCAST')`,
+    ),
+    manager.query<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'FAILED' AND starts_with(last_error, $1)`,
+      [prefixes.refused],
+    ),
+  ]);
+  return {
+    byState,
+    underfunded: held?.n ?? 0,
+    refused: screening?.n ?? 0,
+    oldestOpenAgeSeconds: open?.age ?? null,
+  };
+}
