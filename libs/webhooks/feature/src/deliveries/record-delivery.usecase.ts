@@ -5,7 +5,7 @@ import { Topics } from '@onramp/contracts';
 import { uuidv7 } from '@onramp/messaging';
 import { DeliveryStatus } from '@onramp/webhooks-domain';
 
-import { lockMerchant } from '../persistence/merchant-lock';
+import { lockMerchant } from '../persistence/merchant-lock.repository';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { OrderOutcomeEvent, webhookBodyOf } from './order-webhook-body.presenter';
 import { PayerDataCipher } from './payer-data.cipher';

@@ -8,7 +8,7 @@ import { WEBHOOKS_SCHEMA } from '../config';
 
 import { DeliveryDispatcher } from '../dispatch/delivery-dispatcher';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
-import { lockMerchant } from '../persistence/merchant-lock';
+import { lockMerchant } from '../persistence/merchant-lock.repository';
 import { DeliveryView, toDeliveryView } from './delivery.view';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 

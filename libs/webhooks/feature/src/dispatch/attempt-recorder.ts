@@ -7,7 +7,7 @@ import { AttemptOutcome, classifyResponse, nextRetry } from '@onramp/webhooks-do
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from '../deliveries/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
-import { lockMerchant } from '../persistence/merchant-lock';
+import { lockMerchant } from '../persistence/merchant-lock.repository';
 import { SendResult } from './webhook-sender';
 
 export const GONE_REASON = 'the endpoint answered 410 Gone';

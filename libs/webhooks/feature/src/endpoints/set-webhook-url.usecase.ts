@@ -6,7 +6,7 @@ import { checkWebhookUrl, generateWebhookSecret } from '@onramp/webhooks-domain'
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 import { DeliveryDispatcher } from '../dispatch/delivery-dispatcher';
-import { lockMerchant } from '../persistence/merchant-lock';
+import { lockMerchant } from '../persistence/merchant-lock.repository';
 import { WebhookDeliveriesRepository } from '../deliveries/webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSecretCipher } from './webhook-secret.cipher';
