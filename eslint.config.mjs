@@ -110,6 +110,41 @@ function domainProjectRoots() {
 }
 const DOMAIN_ROOTS = domainProjectRoots();
 
+const NO_FOCUSED_TESTS = {
+  selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']",
+  message: 'no focused tests',
+};
+
+// Repositories own the SQL (docs/architecture.md, "Persistence: repositories own the SQL"): in a
+// service, a statement, the query builder or a TypeORM data call on an EntityManager appears only in a
+// `*.repository.ts` (and in migrations, which are history). Use cases, handlers, controllers and
+// worker steps call repository methods named for what they do. Shared infrastructure
+// (libs/shared/messaging, persistence, http) is not a service and keeps its own SQL.
+const SQL_OUTSIDE_REPOSITORY =
+  'SQL belongs in a *.repository.ts of the aggregate (docs/architecture.md, "Persistence: repositories own the SQL")';
+const MANAGER_DATA_CALLS =
+  'update|insert|upsert|save|remove|delete|softDelete|restore|increment|decrement|' +
+  'find|findBy|findOne|findOneBy|findOneOrFail|findOneByOrFail|findAndCount|findAndCountBy|count|countBy|exists|existsBy|' +
+  'sum|average|minimum|maximum|clear';
+const SQL_KEYWORDS = String.raw`\b(SELECT|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\S+\s+SET|ON\s+CONFLICT|FOR\s+UPDATE)\b`;
+const REPOSITORY_RESTRICTIONS = [
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(query|createQueryBuilder|getRepository|getTreeRepository)$/]',
+    message: SQL_OUTSIDE_REPOSITORY,
+  },
+  {
+    selector: `CallExpression[callee.object.name=/^(manager|entityManager|em|db|tx|trx)$/][callee.property.name=/^(${MANAGER_DATA_CALLS})$/]`,
+    message: SQL_OUTSIDE_REPOSITORY,
+  },
+  {
+    selector: `CallExpression[callee.object.property.name='manager'][callee.property.name=/^(${MANAGER_DATA_CALLS})$/]`,
+    message: SQL_OUTSIDE_REPOSITORY,
+  },
+  { selector: `TemplateElement[value.raw=/${SQL_KEYWORDS}/]`, message: SQL_OUTSIDE_REPOSITORY },
+  { selector: `Literal[value=/${SQL_KEYWORDS}/]`, message: SQL_OUTSIDE_REPOSITORY },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -138,13 +173,7 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']",
-          message: 'no focused tests',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_FOCUSED_TESTS],
       // Boundaries: a service never imports another service's code; domain stays pure.
       '@nx/enforce-module-boundaries': [
         'error',
@@ -249,6 +278,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': domainRestrictions(NODE_IO_MODULES.filter((m) => !m.startsWith('fs'))),
     },
+  },
+  {
+    // A service's code: only its repositories hold SQL. This block replaces the whole rule of the
+    // first one for these files, so it repeats the focused-test ban.
+    // libs/orders/feature/lint-fixtures/sql-outside-repository.ts proves every selector still fires.
+    files: ['libs/*/feature/**/*.ts', 'apps/*/src/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/migrations/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_FOCUSED_TESTS, ...REPOSITORY_RESTRICTIONS] },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', '**/testing/**/*.ts'],
