@@ -11,15 +11,9 @@ import { validateSync } from 'class-validator';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { map, Observable } from 'rxjs';
 
-import { PaginationQuery, setPaginationHeaders } from './pagination';
+import { Page, PaginationQuery, setPaginationHeaders } from './pagination';
 import { badRequest } from './problem.exception';
 import { fieldErrors } from './validation.pipe';
-
-// What a list handler returns: one page of items and the size of the whole list.
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
 
 // The page the request asked for. The handler's @Query() DTO extends PaginationQuery, so the
 // validation pipe has already answered a bad limit or offset with a 400 listing every bad field;

@@ -34,6 +34,13 @@ export class PaginationQuery {
   offset: number = 0;
 }
 
+// What a list use case is asked for, and what it answers (a Paginated handler sends the items).
+export type PageRequest = Pick<PaginationQuery, 'limit' | 'offset'>;
+export interface Page<T> {
+  items: T[];
+  total: number; // the size of the whole list
+}
+
 // X-Total-Count and an RFC 8288 Link header (first, prev, next, last) for a page of a list.
 export function setPaginationHeaders(
   req: FastifyRequest,

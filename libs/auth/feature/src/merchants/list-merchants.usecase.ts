@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { Page, PageRequest } from '@onramp/http';
+
 import { MerchantsRepository } from './merchants.repository';
 
 export interface MerchantSummary {
@@ -16,11 +18,12 @@ export class ListMerchantsUseCase {
     private readonly merchants: MerchantsRepository,
   ) {}
 
-  async execute(page: {
-    limit: number;
-    offset: number;
-  }): Promise<{ items: MerchantSummary[]; total: number }> {
-    const { merchants, total } = await this.merchants.listPage(this.dataSource.manager, page.limit, page.offset);
+  async execute(page: PageRequest): Promise<Page<MerchantSummary>> {
+    const { merchants, total } = await this.merchants.listPage(
+      this.dataSource.manager,
+      page.limit,
+      page.offset,
+    );
     return {
       items: merchants.map((m) => ({ merchantId: m.id, name: m.name, createdAt: m.createdAt.toISOString() })),
       total,

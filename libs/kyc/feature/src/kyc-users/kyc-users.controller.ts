@@ -4,7 +4,6 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
 import {
   IdempotentInput,
-  notFound,
   Page,
   Paginated,
   PaginationQuery,
@@ -54,17 +53,15 @@ export class KycUsersController {
     @CurrentMerchant() merchantId: string,
     @Query() page: PaginationQuery,
   ): Promise<Page<KycUserResponse>> {
-    return this.queries.list(merchantId, page.limit, page.offset);
+    return this.queries.list(merchantId, page);
   }
 
   @Get(':uuid')
   @ApiGetKycUser()
-  async get(
+  get(
     @CurrentMerchant() merchantId: string,
     @Param('uuid', uuidParam('uuid')) uuid: string,
   ): Promise<KycUserResponse> {
-    const user = await this.queries.getOne(merchantId, uuid);
-    if (!user) throw notFound('KYC user not found');
-    return user;
+    return this.queries.getOne(merchantId, uuid);
   }
 }

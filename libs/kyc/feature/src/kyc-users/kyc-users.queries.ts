@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { notFound, Page, PageRequest } from '@onramp/http';
+
 import { kycUserErased } from '../kyc-problem-types';
 import { KycUserEntity } from './kyc-user.entity';
 import { KycPiiCipher } from './kyc-pii';
@@ -21,17 +23,16 @@ export class KycUsersQueries {
     return this.users.find(this.dataSource.manager, merchantId, uuid);
   }
 
-  async getOne(merchantId: string, uuid: string): Promise<KycUserResponse | null> {
+  // 404 for none (or another merchant's), 410 for a user whose personal data was erased.
+  async getOne(merchantId: string, uuid: string): Promise<KycUserResponse> {
     const user = await this.findOne(merchantId, uuid);
-    if (user?.erasedAt) throw kycUserErased();
-    return user ? this.present(user) : null;
+    if (!user) throw notFound('KYC user not found');
+    if (user.erasedAt) throw kycUserErased();
+    return this.present(user);
   }
 
-  async list(
-    merchantId: string,
-    limit: number,
-    offset: number,
-  ): Promise<{ items: KycUserResponse[]; total: number }> {
+  async list(merchantId: string, page: PageRequest): Promise<Page<KycUserResponse>> {
+    const { limit, offset } = page;
     const { users, total } = await this.users.listPage(this.dataSource.manager, merchantId, limit, offset);
     return { items: users.map((u) => this.present(u)), total };
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { Page, PageRequest } from '@onramp/http';
 import { OrderStatus } from '@onramp/orders-domain';
 
 import { OrderEntity } from './order.entity';
@@ -49,8 +50,8 @@ export class AdminOrdersQueries {
 
   async list(
     filter: { merchantId?: string; status?: OrderStatus },
-    page: { limit: number; offset: number },
-  ): Promise<{ items: AdminOrderResponse[]; total: number }> {
+    page: PageRequest,
+  ): Promise<Page<AdminOrderResponse>> {
     const { orders, total } = await this.orders.listPage(
       this.dataSource.manager,
       {

@@ -6,7 +6,6 @@ import { CurrentMerchant, MerchantAuthGuard } from '@onramp/auth';
 import {
   conflict,
   IdempotentInput,
-  notFound,
   Page,
   Paginated,
   PaginationQuery,
@@ -49,18 +48,16 @@ export class OrdersController {
   @Paginated()
   @ApiListOrders()
   list(@CurrentMerchant() merchantId: string, @Query() page: PaginationQuery): Promise<Page<OrderResponse>> {
-    return this.queries.list(merchantId, page.limit, page.offset);
+    return this.queries.list(merchantId, page);
   }
 
   @Get(':uuid/payment-details')
   @ApiGetPaymentDetails()
-  async paymentDetails(
+  paymentDetails(
     @CurrentMerchant() merchantId: string,
     @Param('uuid', uuidParam('uuid')) uuid: string,
   ): Promise<OrderResponse> {
-    const order = await this.queries.getOne(merchantId, uuid);
-    if (!order) throw notFound('order not found');
-    return order;
+    return this.queries.getOne(merchantId, uuid);
   }
 
   @Get(':uuid/payment-qr')
@@ -71,7 +68,6 @@ export class OrdersController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const order = await this.queries.getOne(merchantId, uuid);
-    if (!order) throw notFound('order not found');
     if (!order.epcQrPayload) throw conflict(`order is ${order.status}: it takes no payment`);
     void reply
       .header('content-type', 'image/svg+xml; charset=utf-8')

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { notFound, Page, PageRequest } from '@onramp/http';
+
 import { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { OrderResponse, presentOrder } from './order.presenter';
 import { OrdersRepository } from './orders.repository';
@@ -14,21 +16,15 @@ export class OrdersQueries {
     private readonly orders: OrdersRepository,
   ) {}
 
-  async getOne(merchantId: string, uuid: string): Promise<OrderResponse | null> {
+  // 404 for none, or another merchant's.
+  async getOne(merchantId: string, uuid: string): Promise<OrderResponse> {
     const order = await this.orders.findForMerchant(this.dataSource.manager, merchantId, uuid);
-    return order ? presentOrder(order) : null;
+    if (!order) throw notFound('order not found');
+    return presentOrder(order);
   }
 
-  async list(
-    merchantId: string,
-    limit: number,
-    offset: number,
-  ): Promise<{ items: OrderResponse[]; total: number }> {
-    const { orders, total } = await this.orders.listPage(
-      this.dataSource.manager,
-      { merchantId },
-      { limit, offset },
-    );
+  async list(merchantId: string, page: PageRequest): Promise<Page<OrderResponse>> {
+    const { orders, total } = await this.orders.listPage(this.dataSource.manager, { merchantId }, page);
     return { items: orders.map(presentOrder), total };
   }
 

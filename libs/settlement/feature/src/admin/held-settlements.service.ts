@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import { conflict, notFound } from '@onramp/http';
+import { conflict, notFound, Page, PageRequest } from '@onramp/http';
 import { AdminActor, recordAdminAction } from '@onramp/persistence';
 
 import { SETTLEMENT_SCHEMA } from '../config';
@@ -28,10 +28,7 @@ export interface HeldSettlementView {
 export class HeldSettlementsService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async list(page: {
-    limit: number;
-    offset: number;
-  }): Promise<{ items: HeldSettlementView[]; total: number }> {
+  async list(page: PageRequest): Promise<Page<HeldSettlementView>> {
     const { rows, total } = await listHeldSettlements(this.dataSource, page);
     return { items: rows.map((r) => ({ ...r, heldSince: r.heldSince.toISOString() })), total };
   }

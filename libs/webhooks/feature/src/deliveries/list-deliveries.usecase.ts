@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { Page, PageRequest } from '@onramp/http';
+
 import { DeliveryView, toDeliveryView } from './delivery.view';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
@@ -12,10 +14,7 @@ export class ListDeliveriesUseCase {
     private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
-  async execute(
-    merchantId: string,
-    page: { limit: number; offset: number },
-  ): Promise<{ items: DeliveryView[]; total: number }> {
+  async execute(merchantId: string, page: PageRequest): Promise<Page<DeliveryView>> {
     const { rows, total } = await this.deliveries.page(this.dataSource.manager, { merchantId }, page);
     return { items: rows.map(toDeliveryView), total };
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { Page, PageRequest } from '@onramp/http';
+
 import { DeliveryStatus } from '@onramp/webhooks-domain';
 
 import { DeliveryView, toDeliveryView } from './delivery.view';
@@ -23,10 +25,7 @@ export class SearchDeliveriesUseCase {
     private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
-  async execute(
-    filter: DeliveryFilter,
-    page: { limit: number; offset: number },
-  ): Promise<{ items: AdminDeliveryView[]; total: number }> {
+  async execute(filter: DeliveryFilter, page: PageRequest): Promise<Page<AdminDeliveryView>> {
     const { rows, total } = await this.deliveries.page(
       this.dataSource.manager,
       { merchantId: filter.merchantId?.toLowerCase(), status: filter.status },
