@@ -3,17 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { generateRfReference } from '@onramp/sepa';
 
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
+import { postSepaCredit } from '../testing/sandbox-credits';
 
 describe('payment-ingest: sandbox bank request validation (integration)', () => {
   let t: PaymentIngestTestApp;
   const merchant = randomUUID();
   const credit = (body: Record<string, unknown>, merchantId = merchant) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/sandbox/sepa-credits',
-      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
-      payload: { amount: 100, currency: 'EUR', payerName: 'Jane Doe', ...body },
-    });
+    postSepaCredit(t, merchantId, body);
 
   beforeAll(async () => {
     t = await startPaymentIngestTestApp();
@@ -90,12 +86,7 @@ describe('payment-ingest outside sandbox mode (integration)', () => {
   });
 
   it('has no sandbox bank: 404, even with a valid token', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox/sepa-credits',
-      headers: { authorization: `Bearer ${t.issuer.tokenFor(randomUUID())}` },
-      payload: { reference: generateRfReference(), amount: 1, currency: 'EUR', payerName: 'Jane Doe' },
-    });
+    const res = await postSepaCredit(t, randomUUID(), { reference: generateRfReference(), amount: 1 });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/problem+json');
     const anonymous = await t.app.inject({ method: 'POST', url: '/sandbox/sepa-credits', payload: {} });

@@ -8,6 +8,7 @@ import { generateRfReference } from '@onramp/sepa';
 import { envelope, EventCollector, produce, testKafka, waitFor } from '@onramp/testing';
 
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
+import { postSepaCredit } from '../testing/sandbox-credits';
 
 interface CreditRow {
   match_status: string;
@@ -97,12 +98,7 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     },
   });
   const credit = (body: Record<string, unknown>, merchantId = merchant) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/sandbox/sepa-credits',
-      headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
-      payload: { amount: 100, currency: 'EUR', payerName: 'Jane Doe', ...body },
-    });
+    postSepaCredit(t, merchantId, body);
   const creditRow = async (id: string): Promise<CreditRow> =>
     (
       await t.dataSource.query(
