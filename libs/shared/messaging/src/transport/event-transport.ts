@@ -14,6 +14,10 @@ export interface SubscribeOptions {
   groupId: string;
   topics: string[];
   handle: (record: ConsumedRecord) => Promise<void>;
+  // Records of one partition that are waiting together, in log order; when given, a transport hands
+  // them over in one call instead of one `handle` each (EventConsumer handles them in one
+  // transaction). Only after it returned are their offsets committed.
+  handleBatch?: (records: ConsumedRecord[]) => Promise<void>;
 }
 
 // What services see of the broker: Kafka in distributed mode, the Postgres-backed embedded bus in the

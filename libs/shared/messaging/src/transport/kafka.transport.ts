@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { Admin, Consumer, Kafka, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
+import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Partitioners, Producer, SASLOptions } from 'kafkajs';
 import type { ConnectionOptions } from 'node:tls';
 
-import { EventTransport, SubscribeOptions, TransportRecord } from './event-transport';
+import { ConsumedRecord, EventTransport, SubscribeOptions, TransportRecord } from './event-transport';
 import { missingTopics, provisionTopics } from './kafka-topics';
 
 export interface KafkaTransportOptions {
@@ -24,6 +24,24 @@ interface Subscription {
 }
 
 const DISCONNECT_TIMEOUT_MS = 10_000;
+// Records per handleBatch call (one consumer transaction) out of a fetched batch, which can hold
+// thousands after a backlog: a transaction stays short and a heartbeat goes out between chunks.
+const KAFKA_HANDLE_CHUNK = 100;
+
+function consumedRecord(topic: string, partition: number, message: KafkaMessage): ConsumedRecord {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(message.headers ?? {})) {
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.map(String).join(',') : String(v);
+  }
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString() ?? '',
+    value: message.value?.toString() ?? '',
+    headers,
+  };
+}
 
 export class KafkaTransport implements EventTransport {
   private readonly log = new Logger(KafkaTransport.name);
@@ -170,23 +188,31 @@ export class KafkaTransport implements EventTransport {
     await consumer.connect();
     // A new group starts from the earliest offset, so events published before it first joined are not lost.
     await consumer.subscribe({ topics: opts.topics, fromBeginning: true });
-    await consumer.run({
-      partitionsConsumedConcurrently: 4,
-      eachMessage: async ({ topic, partition, message }) => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(message.headers ?? {})) {
-          if (v !== undefined) headers[k] = Array.isArray(v) ? v.map(String).join(',') : String(v);
-        }
-        await opts.handle({
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key?.toString() ?? '',
-          value: message.value?.toString() ?? '',
-          headers,
-        });
-      },
-    });
+    const handleBatch = opts.handleBatch;
+    await consumer.run(
+      handleBatch
+        ? {
+            partitionsConsumedConcurrently: 4,
+            // Offsets are resolved by hand, chunk by chunk, after each chunk was handled: auto-resolve
+            // would also mark the messages left unhandled when a rebalance cuts the batch short.
+            eachBatchAutoResolve: false,
+            eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+              for (let i = 0; i < batch.messages.length; i += KAFKA_HANDLE_CHUNK) {
+                if (!isRunning() || isStale()) return;
+                const chunk = batch.messages.slice(i, i + KAFKA_HANDLE_CHUNK);
+                await handleBatch(chunk.map((m) => consumedRecord(batch.topic, batch.partition, m)));
+                const last = chunk.at(-1);
+                if (last) resolveOffset(last.offset);
+                await heartbeat();
+              }
+            },
+          }
+        : {
+            partitionsConsumedConcurrently: 4,
+            eachMessage: async ({ topic, partition, message }) =>
+              opts.handle(consumedRecord(topic, partition, message)),
+          },
+    );
   }
 
   private async restartConsumer(

@@ -6,7 +6,7 @@ const emitter = new EventEmitter();
 emitter.setMaxListeners(0);
 
 export interface Appended {
-  partitions: ReadonlySet<number>;
+  records: ReadonlyArray<{ topic: string; partition: number }>;
   maxSeq: bigint;
 }
 

@@ -7,6 +7,7 @@ import { deadLetterTopic, Topics } from '@onramp/contracts';
 import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
+import { uuidv7 } from '../../ids';
 import { EventConsumer } from '../../inbox/event-consumer';
 import { OutboxRelay } from '../../outbox/outbox-relay';
 import { OutboxWriter } from '../../outbox/outbox-writer';
@@ -80,7 +81,11 @@ describe('EmbeddedTransport over real Postgres', () => {
         }
       }),
     );
-    await waitFor(() => keys.every((k) => (seen.get(k) ?? []).length >= perKey), { timeoutMs: 20_000, intervalMs: 25, description: 'every event' });
+    await waitFor(() => keys.every((k) => (seen.get(k) ?? []).length >= perKey), {
+      timeoutMs: 20_000,
+      intervalMs: 25,
+      description: 'every event',
+    });
     for (const key of keys) {
       expect(seen.get(key)).toEqual(Array.from({ length: perKey }, (_, n) => n));
       expect(partitionsSeen.get(key)).toBe(partitionFor(key, PARTITIONS));
@@ -103,7 +108,11 @@ describe('EmbeddedTransport over real Postgres', () => {
       },
     });
     await bus.publish([record(key, 0), record(key, 1), record(key, 2)]);
-    await waitFor(() => attempts.includes(2), { timeoutMs: 20_000, intervalMs: 25, description: 'the record after the failing one' });
+    await waitFor(() => attempts.includes(2), {
+      timeoutMs: 20_000,
+      intervalMs: 25,
+      description: 'the record after the failing one',
+    });
     expect(attempts).toEqual([0, 1, 1, 1, 1, 2]);
   });
 
@@ -126,7 +135,11 @@ describe('EmbeddedTransport over real Postgres', () => {
     }
     const keys = Array.from({ length: 40 }, () => randomUUID());
     await bus.publish(keys.map((k) => record(k, 0, topic)));
-    await waitFor(() => a.length === 40 && b.length === 40 && shared.length === 40, { timeoutMs: 20_000, intervalMs: 25, description: 'both groups' });
+    await waitFor(() => a.length === 40 && b.length === 40 && shared.length === 40, {
+      timeoutMs: 20_000,
+      intervalMs: 25,
+      description: 'both groups',
+    });
     await sleep(300);
     expect(new Set(a)).toEqual(new Set(keys));
     expect(new Set(b)).toEqual(new Set(keys));
@@ -142,7 +155,11 @@ describe('EmbeddedTransport over real Postgres', () => {
       key,
     ]);
     await pg.end();
-    await waitFor(() => a.includes(key) && b.includes(key), { timeoutMs: 5_000, intervalMs: 25, description: 'a foreign append' });
+    await waitFor(() => a.includes(key) && b.includes(key), {
+      timeoutMs: 5_000,
+      intervalMs: 25,
+      description: 'a foreign append',
+    });
   });
 
   it('resumes a group from its committed offsets after a restart: nothing lost, nothing committed twice', async () => {
@@ -161,7 +178,11 @@ describe('EmbeddedTransport over real Postgres', () => {
       },
     });
     await first.publish(Array.from({ length: 8 }, (_, n) => record(key, n, topic)));
-    await waitFor(() => handledBefore.length === 5, { timeoutMs: 20_000, intervalMs: 25, description: 'the first five' });
+    await waitFor(() => handledBefore.length === 5, {
+      timeoutMs: 20_000,
+      intervalMs: 25,
+      description: 'the first five',
+    });
     await sleep(100); // record 5 is failing and being retried: never committed
     await first.disconnect();
 
@@ -175,7 +196,11 @@ describe('EmbeddedTransport over real Postgres', () => {
       topics: [topic],
       handle: async (r) => void handledAfter.push(body(r).n),
     });
-    await waitFor(() => handledAfter.length === 5, { timeoutMs: 20_000, intervalMs: 25, description: 'the rest' });
+    await waitFor(() => handledAfter.length === 5, {
+      timeoutMs: 20_000,
+      intervalMs: 25,
+      description: 'the rest',
+    });
     await sleep(300);
     expect(handledBefore).toEqual([0, 1, 2, 3, 4]);
     expect(handledAfter).toEqual([5, 6, 7, 8, 9]);
@@ -227,7 +252,11 @@ describe('EmbeddedTransport over real Postgres', () => {
         );
       }
       relay.nudge();
-      await waitFor(() => applied.length === 1, { timeoutMs: 20_000, intervalMs: 25, description: 'the good event after the poison one' });
+      await waitFor(() => applied.length === 1, {
+        timeoutMs: 20_000,
+        intervalMs: 25,
+        description: 'the good event after the poison one',
+      });
       const dead = await ds.query(`SELECT key, headers FROM eventbus.log WHERE topic = $1`, [
         deadLetterTopic(Topics.TransferFailed),
       ]);
@@ -238,6 +267,116 @@ describe('EmbeddedTransport over real Postgres', () => {
       expect(dead[0].headers['dlq-attempts']).toBe('2');
     } finally {
       await relay.stop();
+      await ds.destroy();
+    }
+  });
+
+  // What waits on a partition is handled in one transaction; a poison event among it rolls that
+  // transaction back whole, and the events are then taken one by one: the poison one dead-lettered
+  // alone, every other one applied exactly once (a second copy of an event included).
+  it('handles a partition batch in one transaction, and isolates a poison event in it', async () => {
+    const SCHEMA = 'batchtest';
+    class Init1700000000002 implements MigrationInterface {
+      name = 'Init1700000000002';
+      async up(qr: QueryRunner): Promise<void> {
+        await createMessagingTables(qr, SCHEMA);
+        await qr.query(
+          `CREATE TABLE "${SCHEMA}"."effects" (grp TEXT NOT NULL, reason TEXT NOT NULL, tx BIGINT NOT NULL)`,
+        );
+      }
+      async down(qr: QueryRunner): Promise<void> {
+        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
+      }
+    }
+    const ds: DataSource = await openServiceDataSource({
+      url,
+      schema: SCHEMA,
+      entities: [],
+      migrations: [Init1700000000002],
+    });
+    const bus = await transport();
+    const consumers: EventConsumer[] = [];
+    try {
+      const userUuid = randomUUID(); // one key, one partition
+      const merchantId = randomUUID();
+      const envelope = (label: string, id = uuidv7()): TransportRecord => ({
+        topic: Topics.KycUserRegistered,
+        key: userUuid,
+        value: JSON.stringify({
+          id,
+          type: Topics.KycUserRegistered,
+          version: 1,
+          occurredAt: new Date().toISOString(),
+          merchantId,
+          data: { userUuid, status: 'APPROVED', holderName: label },
+        }),
+        headers: {},
+      });
+      const effects = async (groupId: string): Promise<Array<{ reason: string; tx: string }>> =>
+        ds.query(`SELECT reason, tx::text AS tx FROM "${SCHEMA}"."effects" WHERE grp = $1 ORDER BY reason`, [
+          groupId,
+        ]);
+      const consumerOf = async (groupId: string): Promise<void> => {
+        const consumer = new EventConsumer(ds, bus, {
+          schema: SCHEMA,
+          groupId,
+          maxAttempts: 2,
+          retryBaseDelayMs: 10,
+        });
+        consumer.on(Topics.KycUserRegistered, async (event, manager) => {
+          // written before the throw: the rolled-back batch must leave none of it behind
+          await manager.query(
+            `INSERT INTO "${SCHEMA}"."effects" (grp, reason, tx) VALUES ($1, $2, txid_current())`,
+            [groupId, event.data.holderName ?? ''],
+          );
+          if ((event.data.holderName ?? '').startsWith('poison'))
+            throw new Error('handler cannot apply this');
+        });
+        consumers.push(consumer);
+        await consumer.start();
+      };
+
+      // all waiting before the group starts: one read, one batch, one transaction
+      const twice = uuidv7();
+      await bus.publish([envelope('a1', twice), envelope('a2'), envelope('a3'), envelope('a1', twice)]);
+      const batchGroup = `batch-${userUuid}`;
+      await consumerOf(batchGroup);
+      await waitFor(async () => (await effects(batchGroup)).length >= 3, {
+        timeoutMs: 20_000,
+        intervalMs: 25,
+        description: 'the batch',
+      });
+      await sleep(200);
+      const first = await effects(batchGroup);
+      expect(first.map((e) => e.reason)).toEqual(['a1', 'a2', 'a3']);
+      expect(new Set(first.map((e) => e.tx)).size).toBe(1);
+
+      // a poison event in the middle of the next batch
+      await bus.publish([envelope('b1'), envelope('poison'), envelope('b2')]);
+      const poisonGroup = `poison-${userUuid}`;
+      await consumerOf(poisonGroup);
+      await waitFor(async () => (await effects(poisonGroup)).length >= 5, {
+        timeoutMs: 20_000,
+        intervalMs: 25,
+        description: 'the good events',
+      });
+      await sleep(300);
+      // a second group reads the first batch too (a1, a2, a3 under its own inbox), then b1 and b2
+      const second = await effects(poisonGroup);
+      expect(second.map((e) => e.reason)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2']);
+      const dead = await ds.query(
+        `SELECT headers FROM eventbus.log WHERE topic = $1 AND key = $2 AND headers->>'dlq-consumer' = $3`,
+        [deadLetterTopic(Topics.KycUserRegistered), userUuid, poisonGroup],
+      );
+      expect(dead).toHaveLength(1);
+      expect(dead[0].headers['dlq-attempts']).toBe('2');
+      const inbox = await ds.query(`SELECT consumer FROM "${SCHEMA}"."inbox" WHERE consumer = $1`, [
+        poisonGroup,
+      ]);
+      expect(inbox).toHaveLength(5); // a1 (once), a2, a3, b1, b2: the poison event is not marked handled
+    } finally {
+      for (const c of consumers) c.stop();
+      await bus.disconnect();
       await ds.destroy();
     }
   });

@@ -87,7 +87,10 @@ export class EmbeddedTransport implements EventTransport {
     } finally {
       client.release();
     }
-    appendedEvents.emit({ partitions: new Set(partitions), maxSeq });
+    appendedEvents.emit({
+      records: records.map((r, i) => ({ topic: r.topic, partition: partitions[i] ?? 0 })),
+      maxSeq,
+    });
   }
 
   async subscribe(opts: SubscribeOptions): Promise<void> {

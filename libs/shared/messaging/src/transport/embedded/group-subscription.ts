@@ -35,9 +35,13 @@ export class GroupSubscription {
   constructor(private readonly opts: GroupSubscriptionOptions) {}
 
   async start(): Promise<void> {
-    this.stopListening = appendedEvents.on(({ partitions, maxSeq }) => {
+    const subscribed = new Set(this.opts.topics);
+    this.stopListening = appendedEvents.on(({ records, maxSeq }) => {
       if (maxSeq > this.lastSeenSeq) this.lastSeenSeq = maxSeq;
-      for (const p of partitions) this.owned.get(p)?.wake();
+      // Only the partitions that received one of this group's topics: a wake-up for another
+      // group's event would cost a read that finds nothing.
+      for (const { topic, partition } of records)
+        if (subscribed.has(topic)) this.owned.get(partition)?.wake();
     });
     await this.claimPartitions();
     this.joined = true;
@@ -109,6 +113,7 @@ export class GroupSubscription {
         topics: this.opts.topics,
         partition,
         handle: this.opts.handle,
+        handleBatch: this.opts.handleBatch,
         batchSize: this.opts.batchSize,
         retryBaseDelayMs: this.opts.retryBaseDelayMs,
         retryMaxDelayMs: this.opts.retryMaxDelayMs,

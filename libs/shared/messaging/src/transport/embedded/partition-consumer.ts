@@ -18,6 +18,7 @@ export interface PartitionConsumerOptions {
   topics: string[];
   partition: number;
   handle: (record: ConsumedRecord) => Promise<void>;
+  handleBatch?: (records: ConsumedRecord[]) => Promise<void>;
   batchSize: number;
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
@@ -110,19 +111,29 @@ export class PartitionConsumer {
     );
     // One offset commit per batch, not per record: a crash before it redelivers the batch's handled
     // records, which consumers dedupe by event id (their inbox), as they do Kafka's redeliveries.
+    const last = rows.at(-1);
+    if (!last) return 0;
+    // A record at or below its topic's offset was handled before, under an offset ahead of the others.
+    const fresh = rows
+      .filter((row) => BigInt(row.seq) > this.offsetOf(row.topic))
+      .map((r) => this.recordOf(r));
+    if (this.opts.handleBatch) {
+      if (fresh.length > 0 && !(await this.deliverBatch(fresh))) return rows.length; // stopping: left for the next run
+      await this.commit(BigInt(last.seq));
+      return rows.length;
+    }
     let done: bigint | undefined;
     for (const row of rows) {
       const seq = BigInt(row.seq);
-      // A record at or below its topic's offset was handled before, under an offset ahead of the others.
-      if (seq > this.offsetOf(row.topic) && !(await this.deliver(row))) break; // stopping: left for the next run
+      if (seq > this.offsetOf(row.topic) && !(await this.deliver(this.recordOf(row)))) break; // stopping
       done = seq;
     }
     if (done !== undefined) await this.commit(done);
     return rows.length;
   }
 
-  private async deliver(row: LogRow): Promise<boolean> {
-    const record: ConsumedRecord = {
+  private recordOf(row: LogRow): ConsumedRecord {
+    return {
       topic: row.topic,
       partition: this.opts.partition,
       offset: row.seq,
@@ -130,6 +141,30 @@ export class PartitionConsumer {
       value: row.value,
       headers: row.headers,
     };
+  }
+
+  // The batch as a whole, again after a backoff if it throws (the consumer dedupes what it had
+  // handled already), so nothing behind a failing record overtakes it.
+  private async deliverBatch(records: ConsumedRecord[]): Promise<boolean> {
+    const handleBatch = this.opts.handleBatch;
+    if (!handleBatch) return false;
+    for (let attempt = 1; this.running; attempt++) {
+      try {
+        await handleBatch(records);
+        return true;
+      } catch (err) {
+        const delay = this.backoff(attempt);
+        this.log.warn(
+          `${this.opts.groupId} ${records.length} record(s) from ${records[0]?.topic}@${this.opts.partition}:${records[0]?.offset} ` +
+            `failed (${(err as Error).message}); redelivering in ${delay} ms`,
+        );
+        await this.pause(delay);
+      }
+    }
+    return false;
+  }
+
+  private async deliver(record: ConsumedRecord): Promise<boolean> {
     for (let attempt = 1; this.running; attempt++) {
       try {
         await this.opts.handle(record);
@@ -137,7 +172,7 @@ export class PartitionConsumer {
       } catch (err) {
         const delay = this.backoff(attempt);
         this.log.warn(
-          `${this.opts.groupId} ${row.topic}@${this.opts.partition}:${row.seq} handler failed ` +
+          `${this.opts.groupId} ${record.topic}@${this.opts.partition}:${record.offset} handler failed ` +
             `(${(err as Error).message}); redelivering in ${delay} ms`,
         );
         await this.pause(delay);
