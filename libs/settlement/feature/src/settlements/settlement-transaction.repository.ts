@@ -1,10 +1,17 @@
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 
+import { queryRows } from '@onramp/persistence';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { SETTLEMENT_SCHEMA } from '../config';
 
 import { SettlementTransactionEntity } from './settlement-transaction.entity';
+
+const TRANSACTIONS = `"${SETTLEMENT_SCHEMA}"."settlement_transactions"`;
+
+const COLUMNS = `tx_hash AS "txHash", id, order_uuid AS "orderUuid", signer_address AS "signerAddress", nonce,
+  raw_tx AS "rawTx", max_fee_per_gas AS "maxFeePerGas", max_priority_fee_per_gas AS "maxPriorityFeePerGas",
+  gas_price AS "gasPrice", first_sent_at AS "firstSentAt", created_at AS "createdAt"`;
 
 export interface SignedAttempt {
   orderUuid: string;
@@ -23,7 +30,7 @@ export async function recordSignedTransaction(manager: EntityManager, a: SignedA
       ? [null, null, f.gasPrice.toString()]
       : [f.maxFeePerGas.toString(), f.maxPriorityFeePerGas.toString(), null];
   await manager.query(
-    `INSERT INTO "settlement"."settlement_transactions"
+    `INSERT INTO ${TRANSACTIONS}
        (tx_hash, order_uuid, signer_address, nonce, raw_tx, max_fee_per_gas, max_priority_fee_per_gas, gas_price)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [a.txHash, a.orderUuid, a.signerAddress, a.nonce.toString(), a.rawTx, maxFee, priority, gasPrice],
@@ -35,7 +42,11 @@ export function transactionsOf(
   manager: EntityManager,
   orderUuid: string,
 ): Promise<SettlementTransactionEntity[]> {
-  return manager.find(SettlementTransactionEntity, { where: { orderUuid }, order: { id: 'ASC' } });
+  return queryRows<SettlementTransactionEntity>(
+    manager,
+    `SELECT ${COLUMNS} FROM ${TRANSACTIONS} WHERE order_uuid = $1 ORDER BY id ASC`,
+    [orderUuid],
+  );
 }
 
 // The same for many settlements in one query, by order uuid.
@@ -43,10 +54,11 @@ export async function transactionsOfMany(
   manager: EntityManager,
   orderUuids: string[],
 ): Promise<Map<string, SettlementTransactionEntity[]>> {
-  const all = await manager.find(SettlementTransactionEntity, {
-    where: { orderUuid: In(orderUuids) },
-    order: { id: 'ASC' },
-  });
+  const all = await queryRows<SettlementTransactionEntity>(
+    manager,
+    `SELECT ${COLUMNS} FROM ${TRANSACTIONS} WHERE order_uuid = ANY($1) ORDER BY id ASC`,
+    [orderUuids],
+  );
   const byOrder = new Map<string, SettlementTransactionEntity[]>();
   for (const t of all) byOrder.set(t.orderUuid, [...(byOrder.get(t.orderUuid) ?? []), t]);
   return byOrder;
@@ -54,7 +66,7 @@ export async function transactionsOfMany(
 
 export async function markSent(manager: EntityManager, txHash: string): Promise<void> {
   await manager.query(
-    `UPDATE "settlement"."settlement_transactions" SET first_sent_at = COALESCE(first_sent_at, now()) WHERE tx_hash = $1`,
+    `UPDATE ${TRANSACTIONS} SET first_sent_at = COALESCE(first_sent_at, now()) WHERE tx_hash = $1`,
     [txHash],
   );
 }
@@ -62,7 +74,7 @@ export async function markSent(manager: EntityManager, txHash: string): Promise<
 // Transactions that replaced an earlier one of the same settlement (same nonce, higher fees or gas).
 export async function countReplacements(manager: EntityManager): Promise<number> {
   const [row] = await manager.query<Array<{ replacements: number }>>(
-    `SELECT (count(*) - count(DISTINCT order_uuid))::int AS replacements FROM "${SETTLEMENT_SCHEMA}"."settlement_transactions"`,
+    `SELECT (count(*) - count(DISTINCT order_uuid))::int AS replacements FROM ${TRANSACTIONS}`,
   );
   return row?.replacements ?? 0;
 }
