@@ -52,6 +52,14 @@ export interface AttemptResult {
   durationMs: number;
 }
 
+// A finished attempt and what it does to its delivery, decided before the write: delivered, dead
+// (the retry window has passed) or retried after delayMs. A 410 is not recorded this way.
+export interface FinishedAttempt extends AttemptResult {
+  id: string;
+  attemptNo: number; // the claim's fencing token
+  next: { kind: 'delivered' } | { kind: 'dead' } | { kind: 'retry'; delayMs: number };
+}
+
 // The SQL of the deliveries aggregate: the delivery, its state changes and its attempt log. Every
 // method takes the manager of the caller's transaction (or the DataSource's, outside one).
 @Injectable()
@@ -182,6 +190,55 @@ export class WebhookDeliveriesRepository {
       `INSERT INTO ${DELIVERY_ATTEMPTS} (delivery_id, attempt_no, status_code, error, duration_ms)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
       [id, attemptNo, result.statusCode, result.error, result.durationMs],
+    );
+  }
+
+  // Records a set of finished attempts in one statement (one transaction): every result goes into the
+  // attempt log; a delivery moves on only if its attempt counter still equals the claim's (a stale
+  // claim's result is logged, nothing more). Delivered wins whatever the status (a concurrent 410 may
+  // have disabled it, but the receiver took it); a retry or death applies only while still PENDING.
+  // Rows are locked in id order, so two batches touching the same rows cannot deadlock each other, and
+  // with the lock the UPDATE takes anyway (NO KEY UPDATE), which the attempt log's foreign key
+  // checks (KEY SHARE) of other transactions do not wait for.
+  async recordFinished(db: EntityManager, attempts: FinishedAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await db.query(
+      `WITH r AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::double precision[])
+           AS r(id, attempt_no, status_code, error, duration_ms, next, delay_ms)
+       ),
+       logged AS (
+         INSERT INTO ${DELIVERY_ATTEMPTS} (delivery_id, attempt_no, status_code, error, duration_ms)
+         SELECT id, attempt_no, status_code, error, duration_ms FROM r
+         ON CONFLICT DO NOTHING
+       ),
+       locked AS (
+         SELECT d.id FROM ${DELIVERIES} d JOIN r ON r.id = d.id AND r.attempt_no = d.attempts
+         ORDER BY d.id
+         FOR NO KEY UPDATE OF d
+       )
+       UPDATE ${DELIVERIES} d
+       SET last_status_code = r.status_code,
+           last_error = r.error,
+           status = CASE WHEN r.next = 'delivered' THEN 'DELIVERED'
+                         WHEN d.status = 'PENDING' AND r.next = 'dead' THEN 'DEAD'
+                         ELSE d.status END,
+           delivered_at = CASE WHEN r.next = 'delivered' THEN now() ELSE d.delivered_at END,
+           next_attempt_at = CASE WHEN r.next = 'delivered' THEN NULL
+                                  WHEN d.status <> 'PENDING' THEN d.next_attempt_at
+                                  WHEN r.next = 'dead' THEN NULL
+                                  ELSE now() + make_interval(secs => r.delay_ms / 1000) END
+       FROM r JOIN locked l ON l.id = r.id
+       WHERE d.id = r.id AND d.attempts = r.attempt_no`,
+      [
+        attempts.map((a) => a.id),
+        attempts.map((a) => a.attemptNo),
+        attempts.map((a) => a.statusCode),
+        attempts.map((a) => a.error),
+        attempts.map((a) => a.durationMs),
+        attempts.map((a) => a.next.kind),
+        attempts.map((a) => (a.next.kind === 'retry' ? a.next.delayMs : null)),
+      ],
     );
   }
 

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+
+import { DataSource } from 'typeorm';
+
+import { openServiceDataSource } from '@onramp/persistence';
+import { createDatabase } from '@onramp/platform-infra';
+
+import { SERVICE_DATABASE } from '../database';
+import { FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+
+// The dispatcher's batched writes against the real schema: what one statement does to each delivery
+// of a mixed set of results, claimed and stale.
+describe('WebhookDeliveriesRepository.recordFinished (real Postgres)', () => {
+  let db: DataSource;
+  const repo = new WebhookDeliveriesRepository();
+
+  beforeAll(async () => {
+    const url = await createDatabase(process.env['DATABASE_URL'] as string);
+    db = await openServiceDataSource({ ...SERVICE_DATABASE, url });
+  });
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  // A delivery as a claim leaves it: attempts bumped to `attempts`, leased into the future.
+  const delivery = async (status: string, attempts: number): Promise<string> => {
+    const id = randomUUID();
+    await db.query(
+      `INSERT INTO webhooks.deliveries (id, event_id, merchant_id, event_type, order_uuid, body, status, attempts, next_attempt_at)
+       VALUES ($1, gen_random_uuid(), gen_random_uuid(), 'order.completed', gen_random_uuid(), '{}', $2, $3,
+               CASE WHEN $2 = 'PENDING' THEN now() + interval '40 seconds' END)`,
+      [id, status, attempts],
+    );
+    return id;
+  };
+  const row = async (id: string) =>
+    (
+      await db.query<
+        {
+          status: string;
+          attempts: number;
+          lastStatusCode: number | null;
+          lastError: string | null;
+          delivered: boolean;
+          dueInMs: number | null;
+        }[]
+      >(
+        `SELECT status, attempts, last_status_code AS "lastStatusCode", last_error AS "lastError",
+                delivered_at IS NOT NULL AS delivered,
+                (extract(epoch FROM next_attempt_at - now()) * 1000)::int AS "dueInMs"
+         FROM webhooks.deliveries WHERE id = $1`,
+        [id],
+      )
+    )[0];
+  const loggedAttempts = async (id: string) =>
+    db.query<{ attemptNo: number; statusCode: number | null }[]>(
+      `SELECT attempt_no AS "attemptNo", status_code AS "statusCode" FROM webhooks.delivery_attempts
+       WHERE delivery_id = $1 ORDER BY attempt_no`,
+      [id],
+    );
+  const ok = (id: string, attemptNo: number): FinishedAttempt => ({
+    id,
+    attemptNo,
+    statusCode: 200,
+    error: null,
+    durationMs: 3,
+    next: { kind: 'delivered' },
+  });
+  const failed = (id: string, attemptNo: number, next: FinishedAttempt['next']): FinishedAttempt => ({
+    id,
+    attemptNo,
+    statusCode: 503,
+    error: 'HTTP 503',
+    durationMs: 5,
+    next,
+  });
+
+  it('moves each current claim on in one statement and only logs a stale one', async () => {
+    const delivered = await delivery('PENDING', 1);
+    const retried = await delivery('PENDING', 2);
+    const dead = await delivery('PENDING', 9);
+    const stale = await delivery('PENDING', 3); // claimed again since attempt 2
+    const disabledThenDelivered = await delivery('DISABLED', 1); // a 410 disabled it mid-send
+    const disabledThenFailed = await delivery('DISABLED', 1);
+
+    await repo.recordFinished(db.manager, [
+      ok(delivered, 1),
+      failed(retried, 2, { kind: 'retry', delayMs: 5000 }),
+      failed(dead, 9, { kind: 'dead' }),
+      ok(stale, 2),
+      ok(disabledThenDelivered, 1),
+      failed(disabledThenFailed, 1, { kind: 'retry', delayMs: 5000 }),
+    ]);
+
+    expect(await row(delivered)).toMatchObject({
+      status: 'DELIVERED',
+      delivered: true,
+      dueInMs: null,
+      lastStatusCode: 200,
+      lastError: null,
+    });
+    const r = await row(retried);
+    expect(r).toMatchObject({ status: 'PENDING', attempts: 2, lastStatusCode: 503, lastError: 'HTTP 503' });
+    expect(r.dueInMs).toBeGreaterThan(4000);
+    expect(r.dueInMs).toBeLessThanOrEqual(5000);
+    expect(await row(dead)).toMatchObject({ status: 'DEAD', dueInMs: null, lastStatusCode: 503 });
+    // The stale claim's answer is in the log, the delivery stays with its current claim.
+    const s = await row(stale);
+    expect(s).toMatchObject({ status: 'PENDING', attempts: 3, lastStatusCode: null, delivered: false });
+    expect(s.dueInMs).toBeGreaterThan(30_000);
+    expect(await loggedAttempts(stale)).toEqual([{ attemptNo: 2, statusCode: 200 }]);
+    expect(await row(disabledThenDelivered)).toMatchObject({ status: 'DELIVERED', delivered: true });
+    expect(await row(disabledThenFailed)).toMatchObject({
+      status: 'DISABLED',
+      dueInMs: null,
+      lastStatusCode: 503,
+    });
+    for (const id of [delivered, retried, dead, disabledThenDelivered, disabledThenFailed])
+      expect(await loggedAttempts(id)).toHaveLength(1);
+  });
+
+  it('keeps an attempt logged once when the same result is recorded twice', async () => {
+    const id = await delivery('PENDING', 1);
+    await repo.recordFinished(db.manager, [failed(id, 1, { kind: 'retry', delayMs: 1000 })]);
+    await repo.recordFinished(db.manager, [failed(id, 1, { kind: 'retry', delayMs: 1000 })]);
+    expect(await loggedAttempts(id)).toEqual([{ attemptNo: 1, statusCode: 503 }]);
+  });
+
+  it('refuses the whole batch when one value cannot be stored, changing nothing', async () => {
+    const good = await delivery('PENDING', 1);
+    const bad = await delivery('PENDING', 1);
+    await expect(
+      repo.recordFinished(db.manager, [
+        ok(good, 1),
+        { ...failed(bad, 1, { kind: 'retry', delayMs: 1000 }), error: 'nul \u0000 byte' },
+      ]),
+    ).rejects.toThrow();
+    expect(await row(good)).toMatchObject({ status: 'PENDING', delivered: false });
+    expect(await loggedAttempts(good)).toEqual([]);
+  });
+});
