@@ -99,6 +99,31 @@ export async function waitQuiet(ctx: BenchContext, timeoutMs = 120_000): Promise
   return false;
 }
 
+// After a probe that churned through thousands of rows, Postgres still owes work the queues do not
+// show: autovacuum and autoanalyze of every table the probe updated, and a checkpoint flushing what it
+// wrote. Started during the next probe, that work competes with it for the 2 cores (it made P4's
+// first figure 3-6x lower than the same measurement a few seconds later). Done here, up front:
+// VACUUM (ANALYZE) of the whole database, waiting out autovacuum workers already running, then a
+// CHECKPOINT. Returns how long it took, or a reason if part of it could not be done.
+export async function settleDatabase(ctx: BenchContext, timeoutMs = 120_000): Promise<string> {
+  const t0 = Date.now();
+  try {
+    await ctx.db.query('VACUUM (ANALYZE)');
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { rows } = await ctx.db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'`,
+      );
+      if (Number(rows[0]?.n ?? 0) === 0) break;
+      await sleep(200);
+    }
+    await ctx.db.query('CHECKPOINT');
+  } catch (err) {
+    return `database not settled: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  return `database settled in ${((Date.now() - t0) / 1000).toFixed(1)} s`;
+}
+
 export const ratioOf = (row: Row): number | undefined =>
   row.baseline === undefined || row.baseline === 0 || !Number.isFinite(row.value)
     ? undefined

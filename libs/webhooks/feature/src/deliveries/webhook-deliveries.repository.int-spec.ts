@@ -8,9 +8,9 @@ import { createDatabase } from '@onramp/platform-infra';
 import { SERVICE_DATABASE } from '../database';
 import { FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-// The dispatcher's batched writes against the real schema: what one statement does to each delivery
-// of a mixed set of results, claimed and stale.
-describe('WebhookDeliveriesRepository.recordFinished (real Postgres)', () => {
+// The dispatcher's statements against the real schema: the fair claim, and what one statement does
+// to each delivery of a mixed set of results, claimed and stale.
+describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)', () => {
   let db: DataSource;
   const repo = new WebhookDeliveriesRepository();
 
@@ -73,6 +73,68 @@ describe('WebhookDeliveriesRepository.recordFinished (real Postgres)', () => {
     error: 'HTTP 503',
     durationMs: 5,
     next,
+  });
+
+  it('claims each merchant its free share, oldest first, never a disabled or not-yet-due one', async () => {
+    const merchant = async (disabled = false): Promise<string> => {
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO webhooks.endpoints (merchant_id, url, secret_enc, disabled_at)
+         VALUES ($1, 'http://127.0.0.1:1/hooks', 'sealed', CASE WHEN $2 THEN now() END)`,
+        [id, disabled],
+      );
+      return id;
+    };
+    const queue = async (merchantId: string, count: number, dueInS = -1): Promise<string[]> => {
+      const rows = await db.query<{ id: string }[]>(
+        `INSERT INTO webhooks.deliveries (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
+         SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.completed', gen_random_uuid(), '{}', 'PENDING',
+                now() + make_interval(secs => $3 + i * 0.001)
+         FROM generate_series(1, $2) AS i RETURNING id`,
+        [merchantId, count, dueInS],
+      );
+      return rows.map((r) => r.id);
+    };
+    const [busy, idle, gone, later] = [
+      await merchant(),
+      await merchant(),
+      await merchant(true),
+      await merchant(),
+    ];
+    const busyIds = await queue(busy, 10, -100);
+    const idleIds = await queue(idle, 3);
+    await queue(gone, 3);
+    await queue(later, 3, 60);
+
+    // busy already holds 2 of its 4: it gets its 2 oldest; idle all of its 3.
+    const claims = await repo.claimDue(db.manager, {
+      limit: 10,
+      perMerchant: 4,
+      inFlight: { merchantIds: [busy], counts: [2] },
+      leaseMs: 40_000,
+    });
+    expect(claims.map((c) => c.id).sort()).toEqual([...busyIds.slice(0, 2), ...idleIds].sort());
+    expect(claims.every((c) => c.attemptNo === 1 && c.url === 'http://127.0.0.1:1/hooks')).toBe(true);
+    // Leased: not claimed again until the lease runs out; the rest of busy's share is next.
+    const again = await repo.claimDue(db.manager, {
+      limit: 1,
+      perMerchant: 4,
+      inFlight: { merchantIds: [], counts: [] },
+      leaseMs: 40_000,
+    });
+    expect(again.map((c) => c.id)).toEqual([busyIds[2]]);
+  });
+
+  it('hands unsent claims back, due at once, unless claimed again meanwhile', async () => {
+    const current = await delivery('PENDING', 1);
+    const reclaimed = await delivery('PENDING', 2);
+    await repo.handBack(db.manager, [
+      { id: current, attemptNo: 1 },
+      { id: reclaimed, attemptNo: 1 },
+    ]);
+    expect((await row(current)).dueInMs).toBeLessThanOrEqual(0);
+    expect((await row(current)).attempts).toBe(1);
+    expect((await row(reclaimed)).dueInMs).toBeGreaterThan(30_000);
   });
 
   it('moves each current claim on in one statement and only logs a stale one', async () => {

@@ -39,9 +39,9 @@ export interface ClaimedDelivery {
 }
 
 export interface ClaimRequest {
-  limit: number; // free slots of this process
-  perMerchant: number; // at most this many in flight per merchant
-  inFlight: { merchantIds: string[]; counts: number[] }; // what this process already sends
+  limit: number; // how many more claims this process may hold
+  perMerchant: number; // at most this many held per merchant
+  inFlight: { merchantIds: string[]; counts: number[] }; // what this process already holds
   leaseMs: number;
 }
 
@@ -64,28 +64,47 @@ export interface FinishedAttempt extends AttemptResult {
 // method takes the manager of the caller's transaction (or the DataSource's, outside one).
 @Injectable()
 export class WebhookDeliveriesRepository {
-  // Claims due deliveries in one committed statement: rows are locked with SKIP LOCKED (other workers
-  // take others), each merchant gets only its free slots (oldest first), and next_attempt_at is pushed
-  // forward as a lease. If this process dies mid-send, the lease runs out and any worker sends again:
-  // at-least-once. The attempt counter is bumped here so each claim has its own attempt number.
+  // Claims due deliveries in one committed statement: each merchant gets only its free share (oldest
+  // first), then the oldest of those up to the limit; rows are locked with SKIP LOCKED (other workers
+  // take others), and next_attempt_at is pushed forward as a lease. If this process dies mid-send, the
+  // lease runs out and any worker sends again: at-least-once. The attempt counter is bumped here so
+  // each claim has its own attempt number.
+  // The cost follows the merchants with waiting deliveries, not the backlog: `pending` walks the
+  // partial index deliveries_pending_by_merchant one merchant at a time (a skip scan), and each
+  // merchant's share is an index range read. (Ranking every due row with a window function sorted the
+  // whole backlog on every claim: 15 ms at 5,000 due rows.) The inner LIMIT is the constant cap, so
+  // the planner reads that index; the outer one cuts it to what the merchant has free.
   async claimDue(db: EntityManager, req: ClaimRequest): Promise<ClaimedDelivery[]> {
     return queryRows<ClaimedDelivery>(
       db,
-      `WITH used (merchant_id, n) AS (SELECT * FROM unnest($3::uuid[], $4::int[])),
-       ranked AS (
-         SELECT d.id,
-                row_number() OVER (PARTITION BY d.merchant_id ORDER BY d.next_attempt_at, d.id) + COALESCE(u.n, 0) AS slot
-         FROM ${DELIVERIES} d
-         JOIN ${ENDPOINTS} e ON e.merchant_id = d.merchant_id AND e.disabled_at IS NULL
-         LEFT JOIN used u ON u.merchant_id = d.merchant_id
-         WHERE d.status = 'PENDING' AND d.next_attempt_at <= now()
+      `WITH RECURSIVE used (merchant_id, n) AS (SELECT * FROM unnest($3::uuid[], $4::int[])),
+       pending (merchant_id) AS (
+         (SELECT merchant_id FROM ${DELIVERIES} WHERE status = 'PENDING' ORDER BY merchant_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.merchant_id FROM ${DELIVERIES} d
+                 WHERE d.status = 'PENDING' AND d.merchant_id > p.merchant_id
+                 ORDER BY d.merchant_id LIMIT 1)
+         FROM pending p WHERE p.merchant_id IS NOT NULL
        ),
        picked AS (
-         SELECT d.id FROM ${DELIVERIES} d JOIN ranked r ON r.id = d.id
-         WHERE r.slot <= $2 AND d.status = 'PENDING' AND d.next_attempt_at <= now()
-         ORDER BY d.next_attempt_at, d.id
+         SELECT c.id, c.next_attempt_at
+         FROM pending p
+         JOIN ${ENDPOINTS} e ON e.merchant_id = p.merchant_id AND e.disabled_at IS NULL
+         LEFT JOIN used u ON u.merchant_id = p.merchant_id
+         CROSS JOIN LATERAL (
+           SELECT x.id, x.next_attempt_at FROM (
+             SELECT d.id, d.next_attempt_at FROM ${DELIVERIES} d
+             WHERE d.merchant_id = p.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+             ORDER BY d.next_attempt_at, d.id
+             LIMIT $2
+             FOR UPDATE SKIP LOCKED
+           ) x
+           ORDER BY x.next_attempt_at, x.id
+           LIMIT GREATEST($2 - COALESCE(u.n, 0), 0)
+         ) c
+         WHERE COALESCE(u.n, 0) < $2
+         ORDER BY c.next_attempt_at, c.id
          LIMIT $1
-         FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE ${DELIVERIES} d
        SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000), attempts = d.attempts + 1
@@ -94,6 +113,19 @@ export class WebhookDeliveriesRepository {
        RETURNING d.id, d.event_id AS "eventId", d.merchant_id AS "merchantId", d.body, d.attempts AS "attemptNo",
                  d.retry_from AS "retryFrom", e.url, e.secret_enc AS "secretEnc"`,
       [req.limit, req.perMerchant, req.inFlight.merchantIds, req.inFlight.counts, req.leaseMs],
+    );
+  }
+
+  // Claims this process took but never sent (shutdown): due again at once instead of after the lease.
+  // Only while still this claim's (same attempt number), and the attempt number stays spent, so a
+  // late result of an earlier claim cannot match it again.
+  async handBack(db: EntityManager, claims: Array<{ id: string; attemptNo: number }>): Promise<void> {
+    if (claims.length === 0) return;
+    await db.query(
+      `UPDATE ${DELIVERIES} d SET next_attempt_at = now()
+       FROM unnest($1::uuid[], $2::int[]) AS c(id, attempt_no)
+       WHERE d.id = c.id AND d.attempts = c.attempt_no AND d.status = 'PENDING'`,
+      [claims.map((c) => c.id), claims.map((c) => c.attemptNo)],
     );
   }
 

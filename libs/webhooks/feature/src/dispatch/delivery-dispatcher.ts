@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 import {
   BeforeApplicationShutdown,
   Inject,
@@ -17,24 +19,40 @@ import { ClaimedDelivery, WebhookDeliveriesRepository } from '../deliveries/webh
 import { PayerDataCipher } from '../deliveries/payer-data.cipher';
 import { WebhookSecretCipher } from '../endpoints/webhook-secret.cipher';
 import { AttemptRecorder, Finished } from './attempt-recorder';
-import { InFlightTracker } from './in-flight-tracker';
+import { DeliveryLanes } from './delivery-lanes';
 import { SendResult, WebhookSender } from './webhook-sender';
 
-// The dispatcher loop: claims due deliveries whenever this process has free slots, sends each one
-// concurrently (never more than maxInFlightPerMerchant for one merchant, so a hanging endpoint holds
-// only its own slots), and records the outcomes. Several processes can run it side by side. Each
-// round first records every send that finished since the last one (one statement for all of them),
-// which frees their slots, then claims up to the free slots (one statement): two round trips a round
-// however many deliveries it moves, where a transaction per result and a claim per freed slot had
-// kept the process waiting on Postgres. Woken when an order event handler committed a new delivery,
-// when a send finishes, and after a registration or redelivery; WEBHOOK_POLL_MS is the safety net
-// (due retries, other processes).
+// Claims are made this many sends ahead of each lane (see DeliveryLanes): enough that a lane keeps
+// sending while the next round trip to Postgres is under way, few enough that a hanging endpoint's
+// waiting claims are sent well within their lease.
+const CLAIM_AHEAD = 8;
+// A lane whose send has been under way this long is not claimed further ahead.
+const SLOW_SEND_MS = 1_000;
+// A waiting claim is sent only if its lease still covers the whole send and this much more; otherwise
+// it is left to run out and be claimed again, so two workers never send it at once on purpose.
+const LEASE_MARGIN_MS = 5_000;
+
+interface HeldClaim {
+  claim: ClaimedDelivery;
+  leaseEndsAt: number; // this process's clock
+}
+
+// The dispatcher loop: claims due deliveries into per-merchant lanes whenever this process holds fewer
+// than its limits, sends them concurrently (never more than maxInFlightPerMerchant for one merchant,
+// so a hanging endpoint holds only its own slots), and records the outcomes. Several processes can
+// run it side by side. Each round first records every send that finished since the last one (one
+// statement for all of them), which frees their claims, then claims up to what is free (one
+// statement): two round trips a round however many deliveries it moves, where a transaction per
+// result and a claim per freed slot had kept the process waiting on Postgres. A lane starts its next
+// waiting send as soon as one ends. Woken when an order event handler committed a new delivery, when
+// a send finishes, and after a registration or redelivery; WEBHOOK_POLL_MS is the safety net (due
+// retries, other processes).
 @Injectable()
 export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger(DeliveryDispatcher.name);
-  private readonly inFlight = new InFlightTracker();
+  private readonly lanes: DeliveryLanes<HeldClaim>;
   private readonly tasks = new Set<Promise<void>>();
-  private finished: Finished[] = []; // sent, not yet recorded: their slots are still taken
+  private finished: Finished[] = []; // sent, not yet recorded: their claims are still held
   private readonly shutdown = new AbortController();
   private readonly loop: WakeOrPoll;
 
@@ -48,12 +66,15 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     private readonly consumer: EventConsumer,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
   ) {
+    this.lanes = new DeliveryLanes(config.maxInFlight, config.maxInFlightPerMerchant);
+    // Every send listens on it: up to maxInFlight listeners at once is expected, not a leak.
+    setMaxListeners(0, this.shutdown.signal);
     this.loop = new WakeOrPoll({
-      // Every free slot filled: more may be due. Fewer: nothing else was due when claimed (or the
-      // rest waits for a merchant's slot); a new delivery or a freed slot wakes the loop.
+      // Everything free claimed: more may be due. Less: nothing else was due when claimed (or the
+      // rest waits for a merchant's lane); a new delivery or a finished send wakes the loop.
       round: async () => {
         await this.recordFinished();
-        const { claimed, free } = await this.claimAndSend();
+        const { claimed, free } = await this.claim();
         return { busy: claimed > 0 && claimed >= free };
       },
       pollMs: config.pollMs,
@@ -74,14 +95,24 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
 
   // Runs before the DataSource closes. In-flight sends are aborted and not recorded: their lease
   // runs out and they are sent again (at-least-once), which beats holding shutdown for 10 s. Sends
-  // that had finished are recorded.
+  // that had finished are recorded, and claims never sent are handed back, due at once.
   async beforeApplicationShutdown(): Promise<void> {
     await this.loop.stop();
     this.shutdown.abort();
+    const unsent = this.lanes.takeWaiting();
     await Promise.allSettled([...this.tasks]);
     await this.recordFinished().catch((err: unknown) =>
       this.log.warn(`webhook attempts not recorded at shutdown: ${(err as Error).message}`),
     );
+    await this.deliveries
+      .handBack(
+        this.dataSource.manager,
+        unsent.map((h) => h.claim),
+      )
+      .catch((err: unknown) =>
+        this.log.warn(`unsent webhook claims not handed back at shutdown: ${(err as Error).message}`),
+      );
+    this.sender.close();
   }
 
   // Skips the idle wait, e.g. after a registration made deliveries due.
@@ -97,43 +128,60 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     try {
       await this.recorder.recordAll(batch);
     } finally {
-      for (const { claim } of batch) this.inFlight.release(claim.merchantId);
+      for (const { claim } of batch) this.lanes.release(claim.merchantId);
     }
   }
 
-  private async claimAndSend(): Promise<{ claimed: number; free: number }> {
-    const free = this.config.maxInFlight - this.inFlight.total();
+  private async claim(): Promise<{ claimed: number; free: number }> {
+    const free = this.config.maxInFlight * CLAIM_AHEAD - this.lanes.held();
     if (free <= 0) return { claimed: 0, free };
     const claims = await this.deliveries.claimDue(this.dataSource.manager, {
       limit: free,
-      perMerchant: this.config.maxInFlightPerMerchant,
-      inFlight: this.inFlight.snapshot(),
+      perMerchant: this.config.maxInFlightPerMerchant * CLAIM_AHEAD,
+      inFlight: this.lanes.heldBy({
+        now: Date.now(),
+        slowMs: SLOW_SEND_MS,
+        full: this.config.maxInFlightPerMerchant * CLAIM_AHEAD,
+      }),
       leaseMs: this.config.leaseMs,
     });
-    for (const claim of claims) {
-      this.inFlight.acquire(claim.merchantId);
-      const task = this.deliver(claim)
+    const leaseEndsAt = Date.now() + this.config.leaseMs;
+    for (const claim of claims) this.lanes.add(claim.merchantId, { claim, leaseEndsAt });
+    this.startSends();
+    return { claimed: claims.length, free };
+  }
+
+  private startSends(): void {
+    for (const { merchantId, item, startedAt } of this.lanes.start()) {
+      const task = this.send(item)
         .then(
           (result) => {
-            // Aborted at shutdown: not recorded, sent again after the lease.
-            if (result === undefined) this.inFlight.release(claim.merchantId);
-            else this.finished.push({ claim, result });
+            this.lanes.sent(merchantId, startedAt);
+            // Aborted at shutdown, or no longer safely leased: not recorded, sent again after the lease.
+            if (result === undefined) this.lanes.release(merchantId);
+            else this.finished.push({ claim: item.claim, result });
           },
           (err: unknown) => {
+            this.lanes.sent(merchantId, startedAt);
             // The lease runs out and the delivery is tried again.
-            this.inFlight.release(claim.merchantId);
+            this.lanes.release(merchantId);
             this.log.error(
-              `webhook delivery ${claim.id} attempt ${claim.attemptNo} not sent: ${(err as Error).message}`,
+              `webhook delivery ${item.claim.id} attempt ${item.claim.attemptNo} not sent: ${(err as Error).message}`,
             );
           },
         )
         .finally(() => {
           this.tasks.delete(task);
-          this.nudge(); // to record it, and a slot is free again
+          if (!this.shutdown.signal.aborted) this.startSends(); // the lane's next waiting claim
+          this.nudge(); // to record it, and claim again
         });
       this.tasks.add(task);
     }
-    return { claimed: claims.length, free };
+  }
+
+  private async send({ claim, leaseEndsAt }: HeldClaim): Promise<SendResult | undefined> {
+    if (Date.now() + this.config.timeoutMs + LEASE_MARGIN_MS > leaseEndsAt) return undefined;
+    return this.deliver(claim);
   }
 
   private async deliver(claim: ClaimedDelivery): Promise<SendResult | undefined> {

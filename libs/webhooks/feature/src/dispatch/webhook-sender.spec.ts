@@ -131,6 +131,19 @@ describe('WebhookSender', () => {
       });
     });
 
+    it('keeps the connection alive between sends, and still waits for an answer slower than the idle close', async () => {
+      const sender = new WebhookSender();
+      for (let i = 0; i < 3; i++)
+        expect((await post(sender, `http://127.0.0.1:${port}/ok`, true)).statusCode).toBe(200);
+      expect(connections).toBe(1);
+      respond = (res) => setTimeout(() => res.writeHead(200).end(), 2300);
+      expect(await post(sender, `http://127.0.0.1:${port}/slow`, true, 5000)).toMatchObject({
+        statusCode: 200,
+        error: null,
+      });
+      sender.close();
+    }, 10_000);
+
     it('gives up after the timeout', async () => {
       respond = () => undefined; // never answers
       const res = await post(new WebhookSender(), `http://127.0.0.1:${port}/hang`, true, 300);

@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 import { checkWebhookUrl, connectAddressViolation, parseIp } from '@onramp/webhooks-domain';
 
@@ -30,11 +30,41 @@ function describe(err: unknown): string {
   return text.slice(0, MAX_ERROR_LENGTH);
 }
 
+// An idle kept-alive connection is closed after this long (sooner if the receiver's Keep-Alive header
+// says so): well under the idle timeouts servers commonly use (5 s and up), so a send never goes out
+// on a connection the receiver is closing.
+const IDLE_CONNECTION_MS = 2_000;
+
 // One POST of a webhook with node:http(s), not fetch: a custom lookup enforces the address policy at
 // connect time, redirects are never followed (3xx is a failure), and the whole exchange up to the
-// response status must finish within the timeout.
+// response status must finish within the timeout. Connections are kept alive between sends to the
+// same host: a connection was checked against the policy when it connected, and the policy of a
+// process does not change (an agent per policy all the same); a new TCP connection per webhook had
+// cost both ends more than the request itself.
 export class WebhookSender {
+  private readonly agents = new Map<string, HttpAgent>();
+
   constructor(private readonly resolve: Resolver = systemResolver) {}
+
+  private agentFor(
+    protocol: 'http:' | 'https:',
+    policy: { sandbox: boolean; allowedAddresses?: readonly string[] },
+  ): HttpAgent {
+    const key = `${protocol} ${policy.sandbox} ${(policy.allowedAddresses ?? []).join(',')}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const };
+      agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  // Closes the kept-alive connections (shutdown).
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
 
   send(input: SendInput): Promise<SendResult> {
     const started = Date.now();
@@ -71,7 +101,7 @@ export class WebhookSender {
         {
           method: 'POST',
           headers: { ...input.headers, 'Content-Length': String(body.length) },
-          agent: false,
+          agent: this.agentFor(protocol, policy),
           lookup: guardedLookup({ ...policy, protocol }, this.resolve),
           signal: input.signal,
         },

@@ -1,0 +1,107 @@
+// This process's claimed deliveries, one lane per merchant. A claim is held from the claim until its
+// result is recorded: waiting in its lane, being sent, or sent and waiting for the next round to
+// record it. A lane sends at most maxSendingPerMerchant at once and the process maxSending, so one
+// merchant's slow endpoint holds only its own share. Lanes are claimed a few sends ahead (the claim's
+// per-merchant limit counts what is held), so a lane starts its next send the moment one finishes,
+// without waiting for a round trip to Postgres. A lane whose endpoint is slow to answer is not
+// claimed further ahead (see heldBy), so a hanging endpoint does not collect claims it cannot send
+// within their lease.
+interface Lane<T> {
+  waiting: T[];
+  sending: number[]; // when each send under way started
+  held: number;
+}
+
+export class DeliveryLanes<T> {
+  private readonly lanes = new Map<string, Lane<T>>();
+  private sendingTotal = 0;
+  private heldTotal = 0;
+
+  constructor(
+    private readonly maxSending: number,
+    private readonly maxSendingPerMerchant: number,
+  ) {}
+
+  held(): number {
+    return this.heldTotal;
+  }
+
+  sending(): number {
+    return this.sendingTotal;
+  }
+
+  // What each merchant holds, for the claim; a lane with a send under way for longer than slowMs
+  // counts as holding `full` (nothing more is claimed for it until its endpoint answers again).
+  heldBy(slow: { now: number; slowMs: number; full: number }): { merchantIds: string[]; counts: number[] } {
+    const merchantIds: string[] = [];
+    const counts: number[] = [];
+    for (const [id, lane] of this.lanes) {
+      merchantIds.push(id);
+      const stuck = lane.sending.some((startedAt) => slow.now - startedAt > slow.slowMs);
+      counts.push(stuck ? Math.max(lane.held, slow.full) : lane.held);
+    }
+    return { merchantIds, counts };
+  }
+
+  add(merchantId: string, item: T): void {
+    let lane = this.lanes.get(merchantId);
+    if (!lane) {
+      lane = { waiting: [], sending: [], held: 0 };
+      this.lanes.set(merchantId, lane);
+    }
+    lane.waiting.push(item);
+    lane.held++;
+    this.heldTotal++;
+  }
+
+  // What may be sent now, oldest first within a lane, one lane after the other in turn (a lane that
+  // was served goes to the back), so that under the process-wide limit no merchant waits on another.
+  start(now = Date.now()): Array<{ merchantId: string; item: T; startedAt: number }> {
+    const out: Array<{ merchantId: string; item: T; startedAt: number }> = [];
+    let progress = true;
+    while (progress && this.sendingTotal < this.maxSending) {
+      progress = false;
+      for (const [merchantId, lane] of [...this.lanes]) {
+        if (this.sendingTotal >= this.maxSending) break;
+        if (lane.sending.length >= this.maxSendingPerMerchant || lane.waiting.length === 0) continue;
+        out.push({ merchantId, item: lane.waiting.shift() as T, startedAt: now });
+        lane.sending.push(now);
+        this.sendingTotal++;
+        this.lanes.delete(merchantId);
+        this.lanes.set(merchantId, lane);
+        progress = true;
+      }
+    }
+    return out;
+  }
+
+  // A send of the merchant's ended (answered, failed or aborted); the claim is still held.
+  sent(merchantId: string, startedAt: number): void {
+    const lane = this.lanes.get(merchantId);
+    const i = lane ? lane.sending.indexOf(startedAt) : -1;
+    if (!lane || i < 0) return;
+    lane.sending.splice(i, 1);
+    this.sendingTotal--;
+  }
+
+  // The claim is over: recorded, or given up.
+  release(merchantId: string): void {
+    const lane = this.lanes.get(merchantId);
+    if (!lane || lane.held === 0) return;
+    lane.held--;
+    this.heldTotal--;
+    if (lane.held === 0) this.lanes.delete(merchantId);
+  }
+
+  // Every claim not yet sent, taken out of its lane (and released), e.g. to hand back at shutdown.
+  takeWaiting(): T[] {
+    const out: T[] = [];
+    for (const [merchantId, lane] of [...this.lanes]) {
+      for (const item of lane.waiting.splice(0)) {
+        out.push(item);
+        this.release(merchantId);
+      }
+    }
+    return out;
+  }
+}
