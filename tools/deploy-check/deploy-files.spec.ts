@@ -100,6 +100,7 @@ const NOT_IN_ENV = new Set([
   'CHAIN_ID',
   'USDC_ADDRESS',
   'SETTLEMENT_SIGNER_KEY',
+  'SETTLEMENT_SIGNER_KEYS', // key material: from the signer Secret, like SETTLEMENT_SIGNER_KEY
   'SETTLEMENT_SIGNER_ADDRESS', // from the signer Secret, per pod (address-N), with a remote signer
   'SETTLEMENT_SIGNER_AUTHORIZATION', // a secret: chain-settlement's Secret
   'CHAIN_CONFIRMATIONS',
@@ -132,7 +133,7 @@ describe('Helm chart values for every app variable', () => {
     for (const [app, spec] of Object.entries(schema.properties.apps.properties)) {
       const declared = [
         ...read(CONFIG_FILES[app] ?? `apps/${app}/src/config.ts`).matchAll(
-          /\b([A-Z][A-Z0-9_]{3,}): (?:str|int|bool|oneOf|decimalString|commonEnv|port|address|secretKey)\b/g,
+          /\b([A-Z][A-Z0-9_]{3,}): (?:str|int|bool|oneOf|decimalString|commonEnv|port|address|secretKeys?)\b/g,
         ),
       ].map((m) => m[1]!);
       const offered = new Set(spec.properties.env.propertyNames.enum);

@@ -5,7 +5,11 @@ import { Topics } from '@onramp/contracts';
 import { RpcFaultProxy, startRpcFaultProxy, waitFor } from '@onramp/testing';
 import { SettlementWorker, SignPendingStep } from '@onramp/settlement-feature';
 
-import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import {
+  ChainSettlementTestApp,
+  heldSigner,
+  startChainSettlementTestApp,
+} from './testing/chain-settlement-test-app';
 import {
   settlementIn,
   settlementOf,
@@ -113,7 +117,7 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
     await h.confirm(data);
     await settlementIn(t.dataSource, data.orderUuid, ['PENDING']);
     const skip = new Set<string>();
-    while ((await t.app.get(SignPendingStep).runOnce(skip)).kind !== 'idle') {
+    while ((await t.app.get(SignPendingStep).runOnce(heldSigner(t), skip)).kind !== 'idle') {
       // sign everything due
     }
     const signed = await settlementIn(t.dataSource, data.orderUuid, ['SIGNED']);

@@ -3,7 +3,7 @@ import { Interface, parseUnits, Wallet, zeroPadValue } from 'ethers';
 import { ERC20_ABI } from '@onramp/chain';
 import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
 import { envelope, produceMany, testKafka, waitFor } from '@onramp/testing';
-import { DriveInFlightStep, OnPicked, SignPendingStep, StepResult } from '@onramp/settlement-feature';
+import { DriveInFlightStep, OnPicked, SignerLeases, SignPendingStep, StepResult } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
@@ -12,11 +12,12 @@ import { setUpTestChain, TestChain } from './testing/test-chain';
 const ORDERS = 200;
 const transferTopic = new Interface(ERC20_ABI).getEvent('Transfer')?.topicHash as string;
 
-// Two instances of the service (two Nest apps, one database, one consumer group, one hot wallet)
-// share a burst of payments: every order is paid exactly once and the wallet's nonces stay gapless.
-describe('chain-settlement: two workers, one hot wallet (integration)', () => {
+// Two instances of the service (two Nest apps, one database, one consumer group) with the same pool
+// of two hot wallets (SETTLEMENT_SIGNER_KEYS): each leases one of them and they share a burst of
+// payments. Every order is paid exactly once and each wallet's nonces stay gapless.
+describe('chain-settlement: two workers, a pool of two hot wallets (integration)', () => {
   let chain: TestChain;
-  let hotWallet: Wallet;
+  let hotWallets: Wallet[];
   let h: SettlementHarness;
   const apps: ChainSettlementTestApp[] = [];
   const work = [new Map<string, number>(), new Map<string, number>()]; // step results per instance
@@ -27,16 +28,16 @@ describe('chain-settlement: two workers, one hot wallet (integration)', () => {
       const runOnce = step.runOnce.bind(step);
       jest
         .spyOn(step, 'runOnce')
-        .mockImplementation(async (skip: Set<string>, onPicked?: OnPicked): Promise<StepResult> => {
-          const result = await runOnce(skip, onPicked);
+        .mockImplementation(async (signer, skip: Set<string>, onPicked?: OnPicked): Promise<StepResult> => {
+          const result = await runOnce(signer, skip, onPicked);
           tally.set(result.kind, (tally.get(result.kind) ?? 0) + 1);
           return result;
         });
     }
     const signing = app.app.get(SignPendingStep);
     const runBatch = signing.runBatch.bind(signing);
-    jest.spyOn(signing, 'runBatch').mockImplementation(async (skip: Set<string>, limit: number) => {
-      const result = await runBatch(skip, limit);
+    jest.spyOn(signing, 'runBatch').mockImplementation(async (signer, skip: Set<string>, limit: number) => {
+      const result = await runBatch(signer, skip, limit);
       tally.set('signed', (tally.get('signed') ?? 0) + result.signed.length);
       return result;
     });
@@ -44,14 +45,24 @@ describe('chain-settlement: two workers, one hot wallet (integration)', () => {
 
   beforeAll(async () => {
     chain = await setUpTestChain(); // the run's anvil, mining a block per transaction
-    hotWallet = await chain.newFundedWallet(parseUnits('1000000', 6));
+    hotWallets = [
+      await chain.newFundedWallet(parseUnits('1000000', 6)),
+      await chain.newFundedWallet(parseUnits('1000000', 6)),
+    ];
     h = await startSettlementHarness();
-    const env = chain.settlementEnv(hotWallet.privateKey);
+    const env = {
+      ...chain.settlementEnv(''), // the run's hot wallet (global setup) is not ours: a pool instead
+      SETTLEMENT_SIGNER_KEYS: hotWallets.map((w) => w.privateKey).join(','),
+    };
     apps.push(await startChainSettlementTestApp({ env, groupId: h.groupId }));
     apps.push(
       await startChainSettlementTestApp({ env, groupId: h.groupId, databaseUrl: apps[0]?.databaseUrl }),
     );
     apps.forEach((app, i) => countResults(app, work[i] as Map<string, number>));
+    // One signer each: the first app took the first key of the pool, the second the other.
+    expect(apps.map((app) => app.app.get(SignerLeases).current()?.address)).toEqual(
+      hotWallets.map((w) => w.address),
+    );
     // Both consumers in the group before the burst, so the measurement is not a rebalance.
     const admin = testKafka().admin();
     await admin.connect();
@@ -102,25 +113,37 @@ describe('chain-settlement: two workers, one hot wallet (integration)', () => {
     const seconds = (Date.now() - started) / 1000;
 
     // Every settlement of this database (ours, plus any other suite's payment that reached this
-    // group) holds one nonce of the fresh wallet: exactly 0..n-1, and the chain agrees.
-    const rows: { nonce: string; tx_hash: string; n_txs: number }[] = await ds.query(
-      `SELECT s.nonce::text, s.tx_hash, (SELECT count(*)::int FROM settlement.settlement_transactions t WHERE t.order_uuid = s.order_uuid) AS n_txs
-       FROM settlement.settlements s WHERE s.nonce IS NOT NULL ORDER BY s.nonce`,
+    // group) holds one nonce of one of the fresh wallets: per wallet exactly 0..n-1, and the chain agrees.
+    const rows: { signer: string; nonce: string; tx_hash: string; n_txs: number }[] = await ds.query(
+      `SELECT s.signer_address AS signer, s.nonce::text, s.tx_hash,
+              (SELECT count(*)::int FROM settlement.settlement_transactions t WHERE t.order_uuid = s.order_uuid) AS n_txs
+       FROM settlement.settlements s WHERE s.nonce IS NOT NULL ORDER BY s.signer_address, s.nonce`,
     );
-    const nonces = rows.map((r) => Number(r.nonce));
-    const gaps = (nonces.at(-1) ?? -1) + 1 - new Set(nonces).size;
-    const duplicates = nonces.length - new Set(nonces).size;
-    expect(nonces).toEqual(Array.from({ length: rows.length }, (_, i) => i));
-    expect(await chain.provider.getTransactionCount(hotWallet.address, 'latest')).toBe(rows.length);
+    let gaps = 0;
+    let duplicates = 0;
+    const perSigner: number[] = [];
+    const logs = [];
+    for (const wallet of hotWallets) {
+      const nonces = rows.filter((r) => r.signer === wallet.address).map((r) => Number(r.nonce));
+      perSigner.push(nonces.length);
+      gaps += (nonces.at(-1) ?? -1) + 1 - new Set(nonces).size;
+      duplicates += nonces.length - new Set(nonces).size;
+      expect(nonces).toEqual(Array.from({ length: nonces.length }, (_, i) => i));
+      expect(await chain.provider.getTransactionCount(wallet.address, 'latest')).toBe(nonces.length);
+      // On chain: one Transfer from the wallet per settlement it signed.
+      logs.push(
+        ...(await chain.provider.getLogs({
+          address: chain.usdcAddress,
+          fromBlock: 0,
+          toBlock: 'latest',
+          topics: [transferTopic, zeroPadValue(wallet.address, 32)],
+        })),
+      );
+    }
+    expect(rows.every((r) => hotWallets.some((w) => w.address === r.signer))).toBe(true);
     expect(rows.every((r) => r.n_txs === 1)).toBe(true); // automine: nothing got stuck, nothing replaced
 
-    // On chain: one Transfer from the hot wallet per settlement, one per order, of the right amount.
-    const logs = await chain.provider.getLogs({
-      address: chain.usdcAddress,
-      fromBlock: 0,
-      toBlock: 'latest',
-      topics: [transferTopic, zeroPadValue(hotWallet.address, 32)],
-    });
+    // One Transfer per settlement, one per order, of the right amount.
     expect(logs).toHaveLength(rows.length);
     expect(new Set(logs.map((l) => l.transactionHash))).toEqual(new Set(rows.map((r) => r.tx_hash)));
     const paidTo = new Map<string, number>();
@@ -146,12 +169,12 @@ describe('chain-settlement: two workers, one hot wallet (integration)', () => {
     const [a, b] = work.map((tally) => Object.fromEntries(tally));
     process.stderr.write(
       `\n[settlement-workers] ${ORDERS} orders, 2 workers: ${seconds.toFixed(1)} s from publish to all CONFIRMED ` +
-        `(${(ORDERS / seconds).toFixed(1)} tx/s; all stored after ${phase['stored']} ms, all signed after ${phase['signed']} ms); nonces 0..${rows.length - 1}, gaps ${gaps}, duplicates ${duplicates}; ` +
+        `(${(ORDERS / seconds).toFixed(1)} tx/s; all stored after ${phase['stored']} ms, all signed after ${phase['signed']} ms); per signer ${perSigner.join('/')}, gaps ${gaps}, duplicates ${duplicates}; ` +
         `worker A ${JSON.stringify(a)}, worker B ${JSON.stringify(b)}\n`,
     );
     expect(gaps).toBe(0);
     expect(duplicates).toBe(0);
-    expect(a?.['signed'] ?? 0).toBeGreaterThan(0); // both instances signed some of them
+    expect(a?.['signed'] ?? 0).toBeGreaterThan(0); // both instances signed some of them, each with its own wallet
     expect(b?.['signed'] ?? 0).toBeGreaterThan(0);
   }, 180_000);
 });

@@ -7,7 +7,11 @@ import { usdcToString } from '@onramp/money';
 import { produce, waitFor } from '@onramp/testing';
 import { SettlementWorker, SignPendingStep } from '@onramp/settlement-feature';
 
-import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import {
+  ChainSettlementTestApp,
+  heldSigner,
+  startChainSettlementTestApp,
+} from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
 import {
   settlementIn,
@@ -174,7 +178,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     await settlementIn(t.dataSource, sentBeforeCrash.orderUuid, ['PENDING']);
     const signing = t.app.get(SignPendingStep);
     const skip = new Set<string>();
-    while ((await signing.runOnce(skip)).kind !== 'idle') {
+    while ((await signing.runOnce(heldSigner(t), skip)).kind !== 'idle') {
       // other suites' payments may be queued here too; sign everything that is due
     }
     const before = {

@@ -7,6 +7,7 @@ import {
   ChainSettlementModule,
   loadChainSettlementConfig,
   SETTLEMENT_SCHEMA,
+  SignerLeases,
 } from '@onramp/settlement-feature';
 import { createDatabase, startServiceTestApp } from '@onramp/testing';
 
@@ -21,6 +22,13 @@ export interface StartOptions {
   env: Record<string, string>; // RPC_URL, CHAIN_ID, USDC_ADDRESS, SETTLEMENT_SIGNER_KEY, ...
   groupId: string; // the consumer group, unique to the suite (see startGroupAtEnd)
   databaseUrl?: string; // reuse a database: a restart of the same service
+}
+
+// The signer the app holds the lease of, for a test that drives a worker step by hand.
+export function heldSigner(t: ChainSettlementTestApp): NonNullable<ReturnType<SignerLeases['current']>> {
+  const signer = t.app.get(SignerLeases).current();
+  if (!signer) throw new Error('the app holds no signer lease');
+  return signer;
 }
 
 export async function freshDatabase(): Promise<string> {

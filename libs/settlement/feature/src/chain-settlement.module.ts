@@ -11,7 +11,6 @@ import { Finality } from './chain/finality';
 import { LocalKeySigner } from './chain/local-key-signer';
 import { RecipientScreening } from './chain/recipient-screening';
 import { RemoteRpcSigner } from './chain/remote-rpc-signer';
-import { TransferSigner } from './chain/transfer-signer';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig, SETTLEMENT_SCHEMA } from './config';
 import { FxQuoteService } from './fx/fx-quote.service';
 import { FX_RATE_PROVIDER, StaticFxRateProvider } from './fx/fx-rate.provider';
@@ -23,6 +22,7 @@ import { DriveInFlightStep } from './worker/drive-in-flight.step';
 import { SettlementFinalizer } from './worker/settlement-finalizer.service';
 import { SettlementWorker } from './worker/settlement-worker';
 import { SignPendingStep } from './worker/sign-pending.step';
+import { SIGNER_POOL, SignerLeases } from './signers/signer-leases';
 import { TransactionReplacer } from './worker/transaction-replacer.service';
 import { SERVICE_DATABASE } from './database';
 
@@ -55,12 +55,13 @@ export class ChainSettlementModule {
         Finality,
         RecipientScreening,
         {
-          provide: TransferSigner,
-          useFactory: (): TransferSigner =>
-            config.signer.kind === 'local'
-              ? new LocalKeySigner(config, config.signer.key)
-              : new RemoteRpcSigner(config, config.signer),
+          provide: SIGNER_POOL,
+          useFactory: () =>
+            config.signers.map((signer) =>
+              signer.kind === 'local' ? new LocalKeySigner(config, signer.key) : new RemoteRpcSigner(config, signer),
+            ),
         },
+        SignerLeases,
         PaymentConfirmedHandler,
         PaymentReversedHandler,
         SignPendingStep,

@@ -26,7 +26,8 @@ describe('loadChainSettlementConfig', () => {
       payoutCaps: { perTransfer: undefined, perDay: undefined },
       usdcBlacklistCheck: true,
       finality: 'confirmations',
-      signer: { kind: 'local', key: KEY },
+      signers: [{ kind: 'local', key: KEY }],
+      leaseHeartbeatMs: 2_000,
       pollMs: 500,
       receiptPollMs: 100,
       stuckAfterMs: 60_000,
@@ -50,8 +51,32 @@ describe('loadChainSettlementConfig', () => {
   it('requires the token address and the signer key', () => {
     expect(() => loadChainSettlementConfig({ DATABASE_URL: 'x' })).toThrow(/USDC_ADDRESS is required/);
     expect(() => loadChainSettlementConfig({ ...base, SETTLEMENT_SIGNER_KEY: '' })).toThrow(
-      /SETTLEMENT_SIGNER_KEY is required \(or SETTLEMENT_SIGNER_URL\)/,
+      /SETTLEMENT_SIGNER_KEY is required \(or SETTLEMENT_SIGNER_KEYS, or SETTLEMENT_SIGNER_URL\)/,
     );
+  });
+
+  it('takes a pool of keys (SETTLEMENT_SIGNER_KEYS) in its order, instead of the one key', () => {
+    const other = '0x' + '22'.repeat(32);
+    const pool = { ...base, SETTLEMENT_SIGNER_KEY: '', SETTLEMENT_SIGNER_KEYS: `${KEY}, ${other}` };
+    expect(loadChainSettlementConfig(pool).signers).toEqual([
+      { kind: 'local', key: KEY },
+      { kind: 'local', key: other },
+    ]);
+    expect(() => loadChainSettlementConfig({ ...pool, SETTLEMENT_SIGNER_KEY: KEY })).toThrow(
+      /set one of SETTLEMENT_SIGNER_KEYS, SETTLEMENT_SIGNER_KEY or SETTLEMENT_SIGNER_URL/,
+    );
+    expect(() => loadChainSettlementConfig({ ...pool, SETTLEMENT_SIGNER_KEYS: `${KEY},${KEY}` })).toThrow(
+      /SETTLEMENT_SIGNER_KEYS lists a key twice/,
+    );
+    let message = '';
+    try {
+      loadChainSettlementConfig({ ...pool, SETTLEMENT_SIGNER_KEYS: `${other},0x${'ab'.repeat(31)}` });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/SETTLEMENT_SIGNER_KEYS entry 2 must be/);
+    expect(message).not.toContain('ab'.repeat(31)); // never echoes key material
+    expect(message).not.toContain('22'.repeat(32));
   });
 
   it('takes a remote signer (URL, address, authorization) instead of a key, never both', () => {
@@ -62,12 +87,14 @@ describe('loadChainSettlementConfig', () => {
       SETTLEMENT_SIGNER_ADDRESS: '0x' + '34'.repeat(20),
       SETTLEMENT_SIGNER_AUTHORIZATION: 'Bearer s3cret',
     };
-    expect(loadChainSettlementConfig(remote).signer).toEqual({
-      kind: 'remote',
-      url: 'http://web3signer:9000',
-      address: '0x' + '34'.repeat(20),
-      authorization: 'Bearer s3cret',
-    });
+    expect(loadChainSettlementConfig(remote).signers).toEqual([
+      {
+        kind: 'remote',
+        url: 'http://web3signer:9000',
+        address: '0x' + '34'.repeat(20),
+        authorization: 'Bearer s3cret',
+      },
+    ]);
     expect(() => loadChainSettlementConfig({ ...remote, SETTLEMENT_SIGNER_KEY: KEY })).toThrow(/not both/);
     const production = {
       ...remote,
@@ -79,15 +106,11 @@ describe('loadChainSettlementConfig', () => {
       /SETTLEMENT_SIGNER_URL must be https in production/,
     );
     expect(
-      loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'https://signer.internal' }).signer,
-    ).toMatchObject({
-      kind: 'remote',
-    });
+      loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'https://signer.internal' }).signers,
+    ).toMatchObject([{ kind: 'remote' }]);
     expect(
-      loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'http://127.0.0.1:9000' }).signer,
-    ).toMatchObject({
-      kind: 'remote',
-    });
+      loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'http://127.0.0.1:9000' }).signers,
+    ).toMatchObject([{ kind: 'remote' }]);
     expect(() => loadChainSettlementConfig({ ...remote, SETTLEMENT_SIGNER_ADDRESS: '' })).toThrow(
       /SETTLEMENT_SIGNER_ADDRESS must be/,
     );

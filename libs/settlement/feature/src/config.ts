@@ -38,6 +38,20 @@ function secretKey(): (raw: string | undefined, name: string) => string {
   };
 }
 
+// A comma-separated pool of keys (SETTLEMENT_SIGNER_KEYS), checked as secretKey checks one.
+function secretKeys(): (raw: string | undefined, name: string) => string[] {
+  return (raw, name) => {
+    const items = (raw ?? '').split(/[\s,]+/).filter((k) => k !== '');
+    items.forEach((k, i) => {
+      if (!PRIVATE_KEY_RE.test(k))
+        throw new ConfigError(`${name} entry ${i + 1} must be a 0x-prefixed 32-byte hex private key`);
+    });
+    if (new Set(items.map((k) => k.toLowerCase())).size !== items.length)
+      throw new ConfigError(`${name} lists a key twice`);
+    return items;
+  };
+}
+
 function address(): (raw: string | undefined, name: string) => string {
   return (raw, name) => {
     if (raw === undefined || raw === '') throw new ConfigError(`${name} is required`);
@@ -56,6 +70,10 @@ const settlementEnv = {
   SANDBOX_TESTNET: str({ optional: true }), // <name>:<chain id>, for a testnet not on the known list
   USDC_ADDRESS: address(),
   SETTLEMENT_SIGNER_KEY: secretKey(),
+  // A pool of hot wallet keys: the process leases one of them at a time (settlement.signer_leases).
+  SETTLEMENT_SIGNER_KEYS: secretKeys(),
+  // How often a signer lease is renewed; it expires after three missed heartbeats.
+  SETTLEMENT_LEASE_HEARTBEAT_MS: int({ default: 2_000, min: 50 }),
   // A remote signer speaking eth_signTransaction (Web3Signer, Clef) instead of a key in this process.
   SETTLEMENT_SIGNER_URL: str({ optional: true }),
   SETTLEMENT_SIGNER_ADDRESS: str({ optional: true }),
@@ -91,7 +109,10 @@ export interface ChainSettlementConfig {
   rpcUrl: string;
   chainId: number;
   usdcAddress: string;
-  signer: SignerConfig;
+  // The pool of hot wallets this process may sign with, one at a time under a lease (a single key or
+  // remote signer is a pool of one).
+  signers: SignerConfig[];
+  leaseHeartbeatMs: number; // a lease expires after 3 heartbeats without renewal
   confirmations: number;
   fxRateEurUsdc: string;
   fxFee: string;
@@ -134,11 +155,12 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
   const chainId = env.CHAIN_ID === 0 ? LOCAL_CHAIN_ID : env.CHAIN_ID;
   const chainProblem = sandboxChainProblem(env.ONRAMP_MODE, chainId, env.SANDBOX_TESTNET || undefined);
   if (chainProblem) problems.push(chainProblem);
-  const signer = signerOf(env, problems);
-  if (production && signer?.kind === 'local' && isPublicDevKey(signer.key)) {
+  const signers = signersOf(env, problems);
+  const publicKey = signers?.findIndex((s) => s.kind === 'local' && isPublicDevKey(s.key)) ?? -1;
+  if (production && publicKey >= 0) {
     problems.push(
-      'SETTLEMENT_SIGNER_KEY is a public anvil/hardhat development key (anyone can take its funds); ' +
-        'production mode needs the hot wallet key',
+      `${env.SETTLEMENT_SIGNER_KEYS.length > 0 ? `SETTLEMENT_SIGNER_KEYS entry ${publicKey + 1}` : 'SETTLEMENT_SIGNER_KEY'} ` +
+        'is a public anvil/hardhat development key (anyone can take its funds); production mode needs the hot wallet key',
     );
   }
   const payoutCaps = {
@@ -154,7 +176,7 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
     problems.push('SETTLEMENT_GAS_LIMIT must be 0 (estimate) or at least 21000');
   if (env.SETTLEMENT_GAS_LIMIT > env.SETTLEMENT_GAS_CEILING)
     problems.push('SETTLEMENT_GAS_LIMIT must not be above SETTLEMENT_GAS_CEILING');
-  if (problems.length > 0 || !signer) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  if (problems.length > 0 || !signers) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   if (Number(env.FX_FEE) >= 1) throw new ConfigError('invalid configuration: FX_FEE must be below 1');
   if (/^0*(\.0*)?$/.test(env.FX_RATE_EUR_USDC))
     throw new ConfigError('invalid configuration: FX_RATE_EUR_USDC must be above 0');
@@ -165,7 +187,8 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
     rpcUrl: env.RPC_URL || LOCAL_RPC_URL,
     chainId,
     usdcAddress: env.USDC_ADDRESS,
-    signer,
+    signers,
+    leaseHeartbeatMs: env.SETTLEMENT_LEASE_HEARTBEAT_MS,
     confirmations: env.CHAIN_CONFIRMATIONS,
     fxRateEurUsdc: env.FX_RATE_EUR_USDC,
     fxFee: env.FX_FEE,
@@ -191,13 +214,20 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
 
 type SettlementEnv = ReturnType<typeof loadEnv<typeof settlementEnv>>;
 
-// The local key, or a remote signer (URL + the address it signs for); exactly one of them.
-function signerOf(env: SettlementEnv, problems: string[]): SignerConfig | undefined {
+// A pool of local keys, the one local key (a pool of one), or a remote signer (URL + the address it
+// signs for, also a pool of one); exactly one of them.
+function signersOf(env: SettlementEnv, problems: string[]): SignerConfig[] | undefined {
   const url = env.SETTLEMENT_SIGNER_URL.trim();
+  const pool = env.SETTLEMENT_SIGNER_KEYS;
+  if (pool.length > 0 && (env.SETTLEMENT_SIGNER_KEY || url)) {
+    problems.push('set one of SETTLEMENT_SIGNER_KEYS, SETTLEMENT_SIGNER_KEY or SETTLEMENT_SIGNER_URL');
+    return undefined;
+  }
+  if (pool.length > 0) return pool.map((key) => ({ kind: 'local', key }));
   if (!url) {
     if (!env.SETTLEMENT_SIGNER_KEY)
-      problems.push('SETTLEMENT_SIGNER_KEY is required (or SETTLEMENT_SIGNER_URL)');
-    return env.SETTLEMENT_SIGNER_KEY ? { kind: 'local', key: env.SETTLEMENT_SIGNER_KEY } : undefined;
+      problems.push('SETTLEMENT_SIGNER_KEY is required (or SETTLEMENT_SIGNER_KEYS, or SETTLEMENT_SIGNER_URL)');
+    return env.SETTLEMENT_SIGNER_KEY ? [{ kind: 'local', key: env.SETTLEMENT_SIGNER_KEY }] : undefined;
   }
   const before = problems.length;
   if (env.SETTLEMENT_SIGNER_KEY)
@@ -212,7 +242,7 @@ function signerOf(env: SettlementEnv, problems: string[]): SignerConfig | undefi
     problems.push('SETTLEMENT_SIGNER_ADDRESS must be the 0x-prefixed address the remote signer signs for');
   if (problems.length > before) return undefined;
   const authorization = env.SETTLEMENT_SIGNER_AUTHORIZATION.trim();
-  return { kind: 'remote', url, address, ...(authorization ? { authorization } : {}) };
+  return [{ kind: 'remote', url, address, ...(authorization ? { authorization } : {}) }];
 }
 
 function isTlsOrLoopback(url: string): boolean {

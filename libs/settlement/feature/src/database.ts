@@ -6,6 +6,7 @@ import { CreateSettlementTransactions1763800200000 } from './migrations/17638002
 import { SettlementTraceparent1763800300000 } from './migrations/1763800300000-settlement-traceparent';
 import { PaymentReversals1764500000000 } from './migrations/1764500000000-payment-reversals';
 import { SettlementScreeningAndHolds1764600000000 } from './migrations/1764600000000-settlement-screening-and-holds';
+import { SignerLeases1764700000000 } from './migrations/1764700000000-signer-leases';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -23,5 +24,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     SettlementScreeningAndHolds1764600000000,
     // settlement.admin_audit: operators releasing HELD settlements (POST /admin/settlements/{orderUuid}/release)
     adminAuditMigration(SETTLEMENT_SCHEMA, 1764600000001),
+    SignerLeases1764700000000,
   ],
 };

@@ -10,6 +10,7 @@ export { startChainSettlement } from './start-chain-settlement';
 export { DriveInFlightStep } from './worker/drive-in-flight.step';
 export { SettlementWorker } from './worker/settlement-worker';
 export { SignPendingStep } from './worker/sign-pending.step';
+export { SignerLeases } from './signers/signer-leases';
 export type { OnPicked, StepResult } from './worker/step-result';
 // The migrations the migration test replays one by one (the rest of the list is SERVICE_DATABASE).
 export { CreateSettlementTables1763800100000 } from './migrations/1763800100000-create-settlement-tables';

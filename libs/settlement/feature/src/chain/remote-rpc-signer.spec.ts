@@ -74,8 +74,9 @@ describe('RemoteRpcSigner', () => {
     });
   const signerFor = (url: string, address?: string) => {
     const config = configFor(url, address);
-    if (config.signer.kind !== 'remote') throw new Error('expected a remote signer');
-    return new RemoteRpcSigner(config, config.signer);
+    const [signer] = config.signers;
+    if (signer?.kind !== 'remote') throw new Error('expected a remote signer');
+    return new RemoteRpcSigner(config, signer);
   };
 
   it('asks eth_signTransaction with the whole transfer and the Authorization header, and checks the answer', async () => {

@@ -4,7 +4,7 @@ import { ChainSettlementConfig } from '../config';
 import { withDeadline } from './rpc-deadline';
 import { TransferSigner } from './transfer-signer';
 
-type RemoteSigner = Extract<ChainSettlementConfig['signer'], { kind: 'remote' }>;
+type RemoteSigner = Extract<ChainSettlementConfig['signers'][number], { kind: 'remote' }>;
 
 // Signs through a remote signer over JSON-RPC eth_signTransaction, as Web3Signer and Clef (and a
 // node with unlocked accounts, such as anvil) answer it: the key never enters this process. The

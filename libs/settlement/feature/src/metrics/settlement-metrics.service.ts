@@ -7,16 +7,17 @@ import { MetricFamily, metrics } from '@onramp/observability';
 import { SETTLEMENT_STATES } from '@onramp/settlement-domain';
 
 import { ChainClient } from '../chain/chain.client';
-import { TransferSigner } from '../chain/transfer-signer';
 import { RECIPIENT_REFUSED } from '../chain/recipient-screening';
 import { countReplacements } from '../settlements/settlement-transaction.repository';
 import { readSettlementGauges } from '../settlements/settlement.repository';
+import { SignerLeases } from '../signers/signer-leases';
+import { signerStatus } from '../signers/signer-leases.repository';
 import { HELD_UNDERFUNDED } from '../worker/sign-pending.step';
 
 type Metric = MetricFamily;
 
-// What an operator alerts on: orders held by an empty hot wallet, the wallet's balances, stuck
-// transactions being replaced, work that is not moving. Read from the database and the chain on
+// What an operator alerts on: orders held by an empty hot wallet, each signer's balances, in-flight
+// count, next nonce and lease holder, stuck transactions being replaced, work that is not moving. Read from the database and the chain on
 // each scrape (a handful of cheap queries), so every worker instance reports the same numbers.
 // A collector of the process's metrics registry: GET /metrics (MetricsController) shows them beside
 // the HTTP, messaging and webhook metrics.
@@ -27,7 +28,7 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly chain: ChainClient,
-    private readonly signer: TransferSigner,
+    private readonly leases: SignerLeases,
   ) {}
 
   onModuleInit(): void {
@@ -39,7 +40,7 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
   }
 
   async collect(): Promise<Metric[]> {
-    return [...(await this.fromDatabase()), ...(await this.fromChain())];
+    return [...(await this.fromDatabase()), ...(await this.perSigner())];
   }
 
   private async fromDatabase(): Promise<Metric[]> {
@@ -91,36 +92,71 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
     ];
   }
 
-  private async fromChain(): Promise<Metric[]> {
-    const address = this.signer.address;
+  // Per signer (every one the database knows, and this process's pool): its balances, transfers in
+  // flight, next nonce and lease. The balances of all signers in one batched JSON-RPC round trip.
+  private async perSigner(): Promise<Metric[]> {
+    const signers = await signerStatus(
+      this.dataSource,
+      this.leases.pool.map((s) => s.address),
+    );
     const rpcUp: Metric = {
       name: 'settlement_rpc_up',
       help: 'Whether the RPC node answered this scrape.',
       type: 'gauge',
       samples: [{ value: 1 }],
     };
+    const fromDatabase: Metric[] = [
+      {
+        name: 'settlement_signer_in_flight',
+        help: 'Transfers of the signer signed or broadcast and not yet final.',
+        type: 'gauge',
+        samples: signers.map((s) => ({ labels: { address: s.address }, value: s.inFlight })),
+      },
+      {
+        name: 'settlement_signer_next_nonce',
+        help: 'The nonce the signer signs its next transfer with (from its counter in settlement.signers).',
+        type: 'gauge',
+        samples: signers.flatMap((s) =>
+          s.nextNonce === null ? [] : [{ labels: { address: s.address }, value: s.nextNonce }],
+        ),
+      },
+      {
+        name: 'settlement_signer_lease',
+        help: 'The signer lease and its holder (host/pid/start/tag): 1 while it holds, 0 once expired.',
+        type: 'gauge',
+        samples: signers.flatMap((s) =>
+          s.holder === null ? [] : [{ labels: { address: s.address, holder: s.holder }, value: s.live ? 1 : 0 }],
+        ),
+      },
+    ];
     try {
-      const [usdc, eth] = await Promise.all([
-        this.chain.usdcBalance(address),
-        this.chain.ethBalance(address),
-      ]);
+      const balances = await Promise.all(
+        signers.map((s) => Promise.all([this.chain.usdcBalance(s.address), this.chain.ethBalance(s.address)])),
+      );
       return [
         rpcUp,
+        ...fromDatabase,
         {
           name: 'settlement_hot_wallet_usdc',
-          help: 'USDC held by the hot wallet.',
+          help: 'USDC held by each hot wallet (signer).',
           type: 'gauge',
-          samples: [{ labels: { address }, value: usdcToString(usdc) }],
+          samples: signers.map((s, i) => ({
+            labels: { address: s.address },
+            value: usdcToString(balances[i]?.[0] ?? 0n),
+          })),
         },
         {
           name: 'settlement_hot_wallet_eth',
-          help: 'ETH (gas money) held by the hot wallet.',
+          help: 'ETH (gas money) held by each hot wallet (signer).',
           type: 'gauge',
-          samples: [{ labels: { address }, value: formatEther(eth) }],
+          samples: signers.map((s, i) => ({
+            labels: { address: s.address },
+            value: formatEther(balances[i]?.[1] ?? 0n),
+          })),
         },
       ];
     } catch {
-      return [{ ...rpcUp, samples: [{ value: 0 }] }];
+      return [{ ...rpcUp, samples: [{ value: 0 }] }, ...fromDatabase];
     }
   }
 }

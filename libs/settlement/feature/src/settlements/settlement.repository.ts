@@ -8,14 +8,16 @@ import { SettlementEntity } from './settlement.entity';
 import { SignerEntity } from './signer.entity';
 
 // The next due settlement in one of `states` that no other worker holds. The row stays locked
-// until the caller's transaction ends; SKIP LOCKED lets several workers share the table.
+// until the caller's transaction ends; SKIP LOCKED lets several workers share the table. With
+// `signerAddress`, only that signer's settlements (the in-flight steps drive the leased signer's).
 export async function lockNextDue(
   manager: EntityManager,
   states: SettlementState[],
   skip: ReadonlySet<string>,
   orderBy: 'created' | 'nonce',
+  signerAddress?: string,
 ): Promise<SettlementEntity | null> {
-  return (await lockDue(manager, states, skip, orderBy, 1))[0] ?? null;
+  return (await lockDue(manager, states, skip, orderBy, 1, signerAddress))[0] ?? null;
 }
 
 // Up to `limit` due settlements, locked as lockNextDue locks one.
@@ -25,6 +27,7 @@ export async function lockDue(
   skip: ReadonlySet<string>,
   orderBy: 'created' | 'nonce',
   limit: number,
+  signerAddress?: string,
 ): Promise<SettlementEntity[]> {
   const qb = manager
     .createQueryBuilder(SettlementEntity, 's')
@@ -32,6 +35,7 @@ export async function lockDue(
     .setOnLocked('skip_locked')
     .where('s.state IN (:...states)', { states })
     .andWhere('s.nextAttemptAt <= now()');
+  if (signerAddress !== undefined) qb.andWhere('s.signerAddress = :signerAddress', { signerAddress });
   if (skip.size > 0) qb.andWhere('NOT (s.orderUuid = ANY(:skip))', { skip: [...skip] });
   if (orderBy === 'nonce') qb.orderBy('s.nonce', 'ASC', 'NULLS LAST').addOrderBy('s.createdAt', 'ASC');
   else qb.orderBy('s.createdAt', 'ASC');

@@ -40,10 +40,11 @@ export class DriveInFlightBatchStep {
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
-  async runBatch(limit: number): Promise<InFlightBatchResult> {
+  // The in-flight settlements of `signerAddress` (the signer this process holds the lease of).
+  async runBatch(signerAddress: string, limit: number): Promise<InFlightBatchResult> {
     return this.dataSource.transaction(async (manager) => {
       const result: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set() };
-      const rows = await lockDue(manager, ['SIGNED', 'BROADCAST'], new Set(), 'nonce', limit);
+      const rows = await lockDue(manager, ['SIGNED', 'BROADCAST'], new Set(), 'nonce', limit, signerAddress);
       if (rows.length === 0) return result;
       const txsOf = await transactionsOfMany(
         manager,

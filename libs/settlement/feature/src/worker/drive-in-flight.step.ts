@@ -24,6 +24,7 @@ import {
   markBroadcast,
   recordMined,
 } from '../settlements/settlement.repository';
+import { TransferSigner } from '../chain/transfer-signer';
 import { SettlementFinalizer } from './settlement-finalizer.service';
 import { OnPicked, StepResult } from './step-result';
 import { TransactionReplacer } from './transaction-replacer.service';
@@ -38,7 +39,8 @@ type SendOutcome =
   | { kind: 'nonce-taken' }
   | { kind: 'gas-refused'; rejection: GasRejection };
 
-// SIGNED/BROADCAST -> BROADCAST -> CONFIRMED | FAILED. Only stored bytes are ever sent (the
+// SIGNED/BROADCAST -> BROADCAST -> CONFIRMED | FAILED, for the settlements of the signer this process
+// holds the lease of (a taken-over signer's too: they are its settlements). Only stored bytes are ever sent (the
 // settlement's latest transaction), so a restart, a retry or a second worker can at worst send the
 // same transaction twice, which the chain accepts once. The outcome comes from a receipt looked up
 // by every hash the settlement ever signed, never from a send's answer.
@@ -55,9 +57,13 @@ export class DriveInFlightStep {
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
-  async runOnce(skip: Set<string>, onPicked: OnPicked = () => undefined): Promise<StepResult> {
+  async runOnce(
+    signer: TransferSigner,
+    skip: Set<string>,
+    onPicked: OnPicked = () => undefined,
+  ): Promise<StepResult> {
     return this.dataSource.transaction(async (manager): Promise<StepResult> => {
-      const s = await lockNextDue(manager, ['SIGNED', 'BROADCAST'], skip, 'nonce');
+      const s = await lockNextDue(manager, ['SIGNED', 'BROADCAST'], skip, 'nonce', signer.address);
       if (!s) return { kind: 'idle' };
       skip.add(s.orderUuid);
       onPicked(s.orderUuid);
@@ -76,7 +82,8 @@ export class DriveInFlightStep {
           await deferSettlement(manager, s, reason, this.config.pollMs);
           return { kind: 'deferred', orderUuid: s.orderUuid };
         }
-        if (sent.kind === 'gas-refused') return this.replacer.resign(manager, s, current, sent.rejection);
+        if (sent.kind === 'gas-refused')
+          return this.replacer.resign(manager, signer, s, current, sent.rejection);
         receipt = sent.receipt;
         await markSent(manager, current.txHash);
         if (state === 'SIGNED') {
@@ -85,7 +92,7 @@ export class DriveInFlightStep {
         }
         await markBroadcast(manager, s.orderUuid, state);
       } else if (!receipt && isStuck(current.firstSentAt, new Date(), this.config.stuckAfterMs)) {
-        return this.replacer.replace(manager, s, current);
+        return this.replacer.replace(manager, signer, s, current);
       }
       if (!receipt) return { kind: state === s.state ? 'waiting' : 'broadcast', orderUuid: s.orderUuid };
 

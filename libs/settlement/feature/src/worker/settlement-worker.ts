@@ -14,8 +14,10 @@ import { EventConsumer, OutboxRelay, RoundOutcome, WakeOrPoll } from '@onramp/me
 import { classifyChainError, describeChainError, retryDelayMs } from '@onramp/settlement-domain';
 
 import { ChainClient } from '../chain/chain.client';
+import { TransferSigner } from '../chain/transfer-signer';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { recordStepFailure } from '../settlements/settlement.repository';
+import { SignerLeases } from '../signers/signer-leases';
 import { DriveInFlightBatchStep, InFlightBatchResult } from './drive-in-flight-batch.step';
 import { DriveInFlightStep } from './drive-in-flight.step';
 import { SignPendingStep } from './sign-pending.step';
@@ -34,7 +36,9 @@ const IN_FLIGHT_BATCH = 100;
 // new PENDING settlement; runs again at once while a pass did something; looks again after
 // SETTLEMENT_RECEIPT_POLL_MS while transactions wait for receipts; otherwise polls every
 // SETTLEMENT_POLL_MS as a safety net (work of another process, due retries). Starts at bootstrap,
-// stops before the database closes. Any number of workers can run: rows are claimed with
+// stops before the database closes. Works only while this process holds a signer's lease
+// (SignerLeases): signs PENDING settlements with that signer and drives that signer's in-flight
+// ones. Any number of workers can run, one per signer and spares: PENDING rows are claimed with
 // FOR UPDATE SKIP LOCKED and nonces are allocated under the signer row lock.
 @Injectable()
 export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -51,6 +55,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     private readonly inFlightBatchStep: DriveInFlightBatchStep,
     private readonly relay: OutboxRelay,
     private readonly consumer: EventConsumer,
+    private readonly leases: SignerLeases,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {
     // While passes fail (RPC node or database down) the pause grows exponentially up to a cap, so an
@@ -68,6 +73,8 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     this.consumer.onCommitted((type) => {
       if (type === Topics.PaymentConfirmed) this.nudge();
     });
+    // a signer of our own (at start, or taken over from a dead process): its work may be waiting
+    this.leases.onAcquired(() => this.nudge());
   }
 
   onApplicationBootstrap(): void {
@@ -96,11 +103,13 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   // when it moved a settlement on (another pass may find more, or a receipt for what it just sent);
   // while transactions only wait for receipts, the next look is SETTLEMENT_RECEIPT_POLL_MS away.
   async tick(): Promise<RoundOutcome> {
+    const signer = this.leases.current();
+    if (!signer) return { busy: false }; // a spare: no signer free (yet)
     if (!(await this.verifyChain())) return { busy: false };
-    const signing = await this.signBatch();
-    const batch = await this.inFlightBatch();
+    const signing = await this.signBatch(signer);
+    const batch = await this.inFlightBatch(signer);
     const driving = await this.drain(
-      (skip, onPicked) => this.inFlight.runOnce(skip, onPicked),
+      (skip, onPicked) => this.inFlight.runOnce(signer, skip, onPicked),
       batch.handled,
     );
     if (signing.finalized + batch.finalized + driving.finalized > 0) this.relay.nudge();
@@ -112,11 +121,11 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
 
   // The in-flight settlements in one batch (receipts, sends, finalization); what it leaves, and
   // everything if it fails, is taken one by one by DriveInFlightStep.
-  private async inFlightBatch(): Promise<InFlightBatchResult> {
+  private async inFlightBatch(signer: TransferSigner): Promise<InFlightBatchResult> {
     const none: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set() };
     if (!this.running) return none;
     try {
-      const result = await this.inFlightBatchStep.runBatch(IN_FLIGHT_BATCH);
+      const result = await this.inFlightBatchStep.runBatch(signer.address, IN_FLIGHT_BATCH);
       if (result.sent > 0) crashPoint('awaiting-receipt', this.config.crashPoints);
       return result;
     } catch (err) {
@@ -128,17 +137,17 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   // Signs what is due in one batch; if the batch fails (one settlement's FX quote or signature, the
   // node), nothing of it was signed and the settlements are taken one by one instead, so the failure
   // is recorded against the settlement that caused it and the others still go out.
-  private async signBatch(): Promise<{ progressed: number; finalized: number }> {
+  private async signBatch(signer: TransferSigner): Promise<{ progressed: number; finalized: number }> {
     if (!this.running) return { progressed: 0, finalized: 0 };
     let signed: number;
     let refused: number;
     try {
-      const result = await this.signing.runBatch(new Set(), SIGN_BATCH);
+      const result = await this.signing.runBatch(signer, new Set(), SIGN_BATCH);
       signed = result.signed.length;
       refused = result.refused.length;
     } catch (err) {
       this.log.warn(`signing a batch failed, signing one by one: ${describeChainError(err)}`);
-      return this.drain((skip, onPicked) => this.signing.runOnce(skip, onPicked));
+      return this.drain((skip, onPicked) => this.signing.runOnce(signer, skip, onPicked));
     }
     if (signed > 0) crashPoint('after-sign', this.config.crashPoints);
     return { progressed: signed, finalized: refused };

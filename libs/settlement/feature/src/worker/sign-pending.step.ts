@@ -31,6 +31,7 @@ import {
   returnHeldToPending,
   signedInWindow,
 } from '../settlements/settlement.repository';
+import { SignerLeases } from '../signers/signer-leases';
 import { SettlementFinalizer } from './settlement-finalizer.service';
 import { overCapReason, walletShortfall } from './payout-preflight';
 import { OnPicked, StepResult } from './step-result';
@@ -55,8 +56,9 @@ interface ToSign {
   nonce: bigint;
 }
 
-// PENDING (or HELD) -> SIGNED. In one transaction: the settlement rows (SKIP LOCKED), the signer
-// row (its nonce counter), recipient screening, the payout caps, a balance preflight, a gas
+// PENDING (or HELD) -> SIGNED, with the signer this process holds the lease of. In one transaction:
+// the lease (still ours, share-locked so no take-over meets a signing half done), the settlement rows
+// (SKIP LOCKED), the signer row (its nonce counter), recipient screening, the payout caps, a balance preflight, a gas
 // estimate, the signatures, and the stored bytes. Nothing leaves this process here: broadcasting
 // happens only after these bytes are committed. A settlement refused, held or deferred here takes
 // no nonce, so the wallet's nonces stay gapless.
@@ -67,20 +69,25 @@ export class SignPendingStep {
   constructor(
     private readonly dataSource: DataSource,
     private readonly chain: ChainClient,
-    private readonly signer: TransferSigner,
+    private readonly leases: SignerLeases,
     private readonly screening: RecipientScreening,
     private readonly finalizer: SettlementFinalizer,
     private readonly fx: FxQuoteService,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
-  async runOnce(skip: Set<string>, onPicked: OnPicked = () => undefined): Promise<StepResult> {
+  async runOnce(
+    signer: TransferSigner,
+    skip: Set<string>,
+    onPicked: OnPicked = () => undefined,
+  ): Promise<StepResult> {
     return this.dataSource.transaction(async (manager): Promise<StepResult> => {
+      if (!(await this.leases.confirmHeld(manager, signer.address))) return { kind: 'idle' };
       const s = await lockNextDue(manager, ['PENDING', 'HELD'], skip, 'created');
       if (!s) return { kind: 'idle' };
       skip.add(s.orderUuid);
       onPicked(s.orderUuid);
-      const r = await this.signAll(manager, [s]);
+      const r = await this.signAll(manager, signer, [s]);
       if (r.signed.length > 0) return { kind: 'signed', orderUuid: s.orderUuid };
       if (r.refused.length > 0) return { kind: 'finalized', orderUuid: s.orderUuid, outcome: 'FAILED' };
       return { kind: 'deferred', orderUuid: s.orderUuid };
@@ -91,18 +98,24 @@ export class SignPendingStep {
   // nonces: one chain query and a few statements per settlement instead of a transaction each. All
   // or nothing: if it throws, nothing was signed, and the worker falls back to runOnce, which records
   // the failure against the one settlement that caused it.
-  async runBatch(skip: Set<string>, limit: number): Promise<SignBatchResult> {
+  async runBatch(signer: TransferSigner, skip: Set<string>, limit: number): Promise<SignBatchResult> {
     return this.dataSource.transaction(async (manager) => {
+      if (!(await this.leases.confirmHeld(manager, signer.address)))
+        return { signed: [], deferred: [], held: [], refused: [] };
       const due = await lockDue(manager, ['PENDING', 'HELD'], skip, 'created', limit);
       for (const s of due) skip.add(s.orderUuid);
-      return this.signAll(manager, due);
+      return this.signAll(manager, signer, due);
     });
   }
 
   // In order of `due`: each is priced if needed, screened, checked against the payout caps and the
   // wallet's balances (on top of everything signed before it, in this batch or earlier), given the
   // next nonce; then all of them get their gas estimates, are signed and stored.
-  private async signAll(manager: EntityManager, due: SettlementEntity[]): Promise<SignBatchResult> {
+  private async signAll(
+    manager: EntityManager,
+    signer: TransferSigner,
+    due: SettlementEntity[],
+  ): Promise<SignBatchResult> {
     const result: SignBatchResult = { signed: [], deferred: [], held: [], refused: [] };
     const priced: SettlementEntity[] = [];
     for (const s of due) {
@@ -111,7 +124,7 @@ export class SignPendingStep {
     }
     if (priced.length === 0) return result;
 
-    const address = this.signer.address;
+    const address = signer.address;
     const signerRow = await lockSigner(manager, address, this.config.chainId, () =>
       this.chain.nonce(address, 'pending'),
     );
@@ -182,7 +195,7 @@ export class SignPendingStep {
     const gasLimits = await Promise.all(toSign.map((t) => this.gasLimitFor(address, t)));
     const signatures = await Promise.all(
       toSign.map((t, i) =>
-        this.signer.sign({
+        signer.sign({
           recipient: t.s.recipientAddress,
           baseUnits: t.baseUnits,
           nonce: t.nonce,
@@ -192,7 +205,7 @@ export class SignPendingStep {
       ),
     );
     for (const [i, t] of toSign.entries()) {
-      await this.store(manager, t, fees, signatures[i] as { rawTx: string; txHash: string });
+      await this.store(manager, address, t, fees, signatures[i] as { rawTx: string; txHash: string });
       result.signed.push(t.s.orderUuid);
     }
     await advanceSignerNonce(manager, address, nonce);
@@ -221,12 +234,12 @@ export class SignPendingStep {
 
   private async store(
     manager: EntityManager,
+    address: string,
     t: ToSign,
     fees: FeeParams,
     signed: { rawTx: string; txHash: string },
   ): Promise<void> {
     const { s, baseUnits, nonce } = t;
-    const address = this.signer.address;
     if (s.state === 'HELD') assertTransition('HELD', 'PENDING'); // released: the window has room, or an operator
     assertTransition('PENDING', 'SIGNED');
     await recordSignedTransaction(manager, {

@@ -32,12 +32,12 @@ export class TransactionReplacer {
 
   constructor(
     private readonly chain: ChainClient,
-    private readonly signer: TransferSigner,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
   async replace(
     manager: EntityManager,
+    signer: TransferSigner,
     s: SettlementEntity,
     current: SettlementTransactionEntity,
   ): Promise<StepResult> {
@@ -51,7 +51,7 @@ export class TransactionReplacer {
       await deferSettlement(manager, s, reason, this.config.pollMs);
       return { kind: 'deferred', orderUuid: s.orderUuid };
     }
-    const signed = await this.store(manager, s, current, { fees: next.fees });
+    const signed = await this.store(manager, signer, s, current, { fees: next.fees });
     this.log.warn(
       `order ${s.orderUuid}: ${current.txHash} (nonce ${current.nonce}) has no receipt after ` +
         `${this.config.stuckAfterMs / 1000} s; replaced by ${signed.txHash} ` +
@@ -67,6 +67,7 @@ export class TransactionReplacer {
   // settlement waits for an operator with the reason on record.
   async resign(
     manager: EntityManager,
+    signer: TransferSigner,
     s: SettlementEntity,
     current: SettlementTransactionEntity,
     rejection: GasRejection,
@@ -87,7 +88,7 @@ export class TransactionReplacer {
         await deferSettlement(manager, s, reason, this.config.pollMs);
         return { kind: 'deferred', orderUuid: s.orderUuid };
       }
-      const signed = await this.store(manager, s, current, { fees: previousFees, gasLimit });
+      const signed = await this.store(manager, signer, s, current, { fees: previousFees, gasLimit });
       this.log.warn(
         `order ${s.orderUuid}: ${refused} as its gas limit ${previousGas} was too low; signed ${signed.txHash} with ${gasLimit}`,
       );
@@ -100,7 +101,7 @@ export class TransactionReplacer {
       await deferSettlement(manager, s, reason, this.config.pollMs);
       return { kind: 'deferred', orderUuid: s.orderUuid };
     }
-    const signed = await this.store(manager, s, current, { fees: next.fees });
+    const signed = await this.store(manager, signer, s, current, { fees: next.fees });
     this.log.warn(
       `order ${s.orderUuid}: ${refused} as underpriced; signed ${signed.txHash} ` +
         `(max fee ${gwei(maxGasPrice(previousFees))} -> ${gwei(maxGasPrice(next.fees))} gwei)`,
@@ -111,11 +112,12 @@ export class TransactionReplacer {
   // The successor is stored before anything sends it; a later pass broadcasts it.
   private async store(
     manager: EntityManager,
+    signer: TransferSigner,
     s: SettlementEntity,
     current: SettlementTransactionEntity,
     changes: ReplacementChanges,
   ): Promise<SignedTransfer> {
-    const signed = await this.signer.signReplacement(current.rawTx, changes);
+    const signed = await signer.signReplacement(current.rawTx, changes);
     await recordSignedTransaction(manager, {
       orderUuid: s.orderUuid,
       signerAddress: current.signerAddress,
