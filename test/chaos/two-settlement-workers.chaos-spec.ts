@@ -1,4 +1,6 @@
-import { localProvider } from '@onramp/chain';
+import { Contract, HDNodeWallet, Wallet } from 'ethers';
+
+import { localProvider, TEST_USDC_ABI } from '@onramp/chain';
 import { waitFor } from '@onramp/testing';
 
 import { chaosEnv } from './support/chaos-env';
@@ -24,21 +26,35 @@ async function inParallel<T, R>(items: T[], concurrency: number, fn: (item: T) =
   return out;
 }
 
-// A second chain-settlement process beside the first: same database, same consumer group, same
-// hot wallet. They share 200 orders: each paid exactly once, and the wallet's nonces stay gapless
-// (the signer row lock), while both processes sign.
-describe(`j. two chain-settlement processes sharing ${ORDERS} orders and one hot wallet`, () => {
+// Anvil dev account 4 (public, prefunded with ETH on every anvil): the second process's hot wallet.
+const SECOND_KEY = HDNodeWallet.fromPhrase(
+  'test test test test test test test test test test test junk',
+  undefined,
+  "m/44'/60'/0'/0/4",
+).privateKey;
+
+// A second chain-settlement process beside the first: same database, same consumer group, a hot
+// wallet of its own (each process leases one signer). They share 200 orders: each paid exactly
+// once, by one of the two wallets, and each wallet's nonces stay gapless, while both processes sign.
+describe(`j. two chain-settlement processes, each with a hot wallet, sharing ${ORDERS} orders`, () => {
   let m: ScenarioMerchant;
   let fromBlock: number;
-  let startNonce: number;
+  const startNonce = new Map<string, number>();
   const provider = localProvider(chaosEnv.rpcUrl());
-  const signer = chaosEnv.signerAddress();
+  const signers = [chaosEnv.signerAddress(), new Wallet(SECOND_KEY).address];
 
   beforeAll(async () => {
     fromBlock = await chainHead();
     m = await openMerchant('Chaos J two settlement workers');
-    startNonce = await provider.getTransactionCount(signer, 'latest');
-    await platformControl.start('chain-settlement', { instance: SECOND });
+    for (const signer of signers) startNonce.set(signer, await provider.getTransactionCount(signer, 'latest'));
+    const owner = new Wallet(chaosEnv.usdcOwnerKey(), provider);
+    const usdc = new Contract(chaosEnv.usdcAddress(), TEST_USDC_ABI, owner);
+    const minted = (await usdc.getFunction('mint')(signers[1], 10n ** 12n)) as { wait(): Promise<unknown> };
+    await minted.wait();
+    await platformControl.start('chain-settlement', {
+      instance: SECOND,
+      env: { SETTLEMENT_SIGNER_KEY: SECOND_KEY },
+    });
     // both consumers in the group before the burst, so payments reach both
     await waitFor(async () => (await stableGroupMembers('onramp-chain-settlement')) === 2, {
       timeoutMs: 60_000,
@@ -52,7 +68,7 @@ describe(`j. two chain-settlement processes sharing ${ORDERS} orders and one hot
     provider.destroy();
   });
 
-  it(`completes all ${ORDERS} exactly once, nonces gapless, both processes signing`, async () => {
+  it(`completes all ${ORDERS} exactly once, each wallet's nonces gapless, both processes signing`, async () => {
     const t0 = Date.now();
     const amounts = Array.from({ length: ORDERS }, (_, i) => 10 + (i % 90));
     const orders: PlacedOrder[] = await inParallel(amounts, HTTP_CONCURRENCY, (a) =>
@@ -66,7 +82,11 @@ describe(`j. two chain-settlement processes sharing ${ORDERS} orders and one hot
     const settled = Date.now();
 
     const rows = await settlementRows(m.orderUuids);
-    const nonces = rows.map((r) => Number(r.nonce) - startNonce).sort((a, b) => a - b);
+    const noncesOf = (signer: string): number[] =>
+      rows
+        .filter((r) => r.signer_address === signer)
+        .map((r) => Number(r.nonce) - (startNonce.get(signer) ?? 0))
+        .sort((a, b) => a - b);
     const mine = new Set(m.orderUuids);
     const first = [...signedInLog()].filter((u) => mine.has(u));
     const second = [...signedInLog(SECOND)].filter((u) => mine.has(u));
@@ -77,12 +97,17 @@ describe(`j. two chain-settlement processes sharing ${ORDERS} orders and one hot
       `\n[chaos] j. ${ORDERS} orders: created in ${s(t0, created)} s, paid in ${s(created, paid)} s, ` +
         `all COMPLETED with webhooks ${s(paid, settled)} s later (${s(t0, settled)} s in all); ` +
         `signed by process 1: ${first.length}, process 2: ${second.length}, both: ${both.length}; ` +
-        `nonces ${startNonce}..${startNonce + ORDERS - 1}, replaced transactions ${replaced}\n`,
+        `per wallet ${signers.map((w) => noncesOf(w).length).join('/')}, replaced transactions ${replaced}\n`,
     );
 
-    expect(rows.every((r) => r.signer_address === signer)).toBe(true);
-    expect(nonces).toEqual(Array.from({ length: ORDERS }, (_, i) => i));
-    expect(await provider.getTransactionCount(signer, 'latest')).toBe(startNonce + ORDERS);
+    expect(rows.every((r) => signers.includes(r.signer_address ?? ''))).toBe(true);
+    for (const signer of signers) {
+      const nonces = noncesOf(signer);
+      expect(nonces).toEqual(Array.from({ length: nonces.length }, (_, i) => i));
+      expect(await provider.getTransactionCount(signer, 'latest')).toBe(
+        (startNonce.get(signer) ?? 0) + nonces.length,
+      );
+    }
     expect(first.length).toBeGreaterThan(0);
     expect(second.length).toBeGreaterThan(0);
     expect(both).toEqual([]);

@@ -3,7 +3,13 @@ import { Interface, parseUnits, Wallet, zeroPadValue } from 'ethers';
 import { ERC20_ABI } from '@onramp/chain';
 import { EventEnvelope, PaymentConfirmedV1, Topics } from '@onramp/contracts';
 import { envelope, produceMany, testKafka, waitFor } from '@onramp/testing';
-import { DriveInFlightStep, OnPicked, SignerLeases, SignPendingStep, StepResult } from '@onramp/settlement-feature';
+import {
+  DriveInFlightStep,
+  OnPicked,
+  SignerLeases,
+  SignPendingStep,
+  StepResult,
+} from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';

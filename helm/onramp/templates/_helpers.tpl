@@ -187,7 +187,11 @@ webhook-dispatch:
 {{/*
 chain-settlement: each StatefulSet pod takes the signer key named after its ordinal (signer-0,
 signer-1, ...) from the mounted signer Secret, so two replicas never share a hot wallet (and its
-nonces). The key reaches the process as SETTLEMENT_SIGNER_KEY, the only way the app reads it.
+nonces). The key reaches the process as SETTLEMENT_SIGNER_KEY, a pool of one: the process holds its
+lease (settlement.signer_leases) while it runs. With chainSettlement.signerKeys.sharedPool every pod
+gets all count keys as SETTLEMENT_SIGNER_KEYS, its own first (signer-N, signer-N+1, ... wrapping), so
+pod N still signs with signer-N, and a replica without a free key of its own waits as a spare and
+takes over the key of a replica that stopped renewing its lease.
 With a remote signer (apps.chain-settlement.env.SETTLEMENT_SIGNER_URL) the Secret holds no keys but
 the address each pod signs for (address-0, address-1, ...), exported as SETTLEMENT_SIGNER_ADDRESS.
 */}}
@@ -204,6 +208,21 @@ the address each pod signs for (address-0, address-1, ...), exported as SETTLEME
     fi
     SETTLEMENT_SIGNER_ADDRESS="$(cat "$f")"
     export SETTLEMENT_SIGNER_ADDRESS
+  elif [ "{{ .Values.chainSettlement.signerKeys.sharedPool | default false }}" = "true" ]; then
+    n={{ int .Values.chainSettlement.signerKeys.count }}
+    keys=""
+    j=0
+    while [ "$j" -lt "$n" ]; do
+      f="/etc/onramp/signer/signer-$(( (i + j) % n ))"
+      if [ ! -s "$f" ]; then
+        echo "chain-settlement: no signer key signer-$(( (i + j) % n )) in the signer Secret: add count keys (signer-0 ... signer-N)" >&2
+        exit 1
+      fi
+      keys="${keys:+$keys,}$(cat "$f")"
+      j=$((j + 1))
+    done
+    SETTLEMENT_SIGNER_KEYS="$keys"
+    export SETTLEMENT_SIGNER_KEYS
   else
     f="/etc/onramp/signer/signer-${i}"
     if [ ! -s "$f" ]; then
@@ -285,7 +304,8 @@ installed against one. The same list as REAL_MONEY_CHAINS in libs/shared/config/
 {{- end -}}
 {{- $keys := int .Values.chainSettlement.signerKeys.count -}}
 {{- $max := include "onramp.maxReplicas" (list . "chain-settlement") | int -}}
-{{- if gt $max $keys -}}
+{{- /* with a shared pool, replicas beyond count are spares that take over a dead replica's key */ -}}
+{{- if and (gt $max $keys) (not .Values.chainSettlement.signerKeys.sharedPool) -}}
 {{- fail (printf "\n\nchain-settlement can reach %d replicas but chainSettlement.signerKeys.count is %d: every replica needs its own signer key (signer-0 ... signer-%d in the Secret %s)." $max $keys (sub $max 1) .Values.chainSettlement.signerKeys.existingSecret) -}}
 {{- end -}}
 {{- range $name, $app := .Values.apps -}}

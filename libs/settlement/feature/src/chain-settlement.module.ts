@@ -58,7 +58,9 @@ export class ChainSettlementModule {
           provide: SIGNER_POOL,
           useFactory: () =>
             config.signers.map((signer) =>
-              signer.kind === 'local' ? new LocalKeySigner(config, signer.key) : new RemoteRpcSigner(config, signer),
+              signer.kind === 'local'
+                ? new LocalKeySigner(config, signer.key)
+                : new RemoteRpcSigner(config, signer),
             ),
         },
         SignerLeases,

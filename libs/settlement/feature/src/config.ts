@@ -226,7 +226,9 @@ function signersOf(env: SettlementEnv, problems: string[]): SignerConfig[] | und
   if (pool.length > 0) return pool.map((key) => ({ kind: 'local', key }));
   if (!url) {
     if (!env.SETTLEMENT_SIGNER_KEY)
-      problems.push('SETTLEMENT_SIGNER_KEY is required (or SETTLEMENT_SIGNER_KEYS, or SETTLEMENT_SIGNER_URL)');
+      problems.push(
+        'SETTLEMENT_SIGNER_KEY is required (or SETTLEMENT_SIGNER_KEYS, or SETTLEMENT_SIGNER_URL)',
+      );
     return env.SETTLEMENT_SIGNER_KEY ? [{ kind: 'local', key: env.SETTLEMENT_SIGNER_KEY }] : undefined;
   }
   const before = problems.length;

@@ -17,8 +17,9 @@ import { HELD_UNDERFUNDED } from '../worker/sign-pending.step';
 type Metric = MetricFamily;
 
 // What an operator alerts on: orders held by an empty hot wallet, each signer's balances, in-flight
-// count, next nonce and lease holder, stuck transactions being replaced, work that is not moving. Read from the database and the chain on
-// each scrape (a handful of cheap queries), so every worker instance reports the same numbers.
+// count, next nonce and lease holder, stuck transactions being replaced, work that is not moving.
+// Read from the database and the chain on each scrape (a handful of cheap queries), so every worker
+// instance reports the same numbers.
 // A collector of the process's metrics registry: GET /metrics (MetricsController) shows them beside
 // the HTTP, messaging and webhook metrics.
 @Injectable()
@@ -125,13 +126,17 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
         help: 'The signer lease and its holder (host/pid/start/tag): 1 while it holds, 0 once expired.',
         type: 'gauge',
         samples: signers.flatMap((s) =>
-          s.holder === null ? [] : [{ labels: { address: s.address, holder: s.holder }, value: s.live ? 1 : 0 }],
+          s.holder === null
+            ? []
+            : [{ labels: { address: s.address, holder: s.holder }, value: s.live ? 1 : 0 }],
         ),
       },
     ];
     try {
       const balances = await Promise.all(
-        signers.map((s) => Promise.all([this.chain.usdcBalance(s.address), this.chain.ethBalance(s.address)])),
+        signers.map((s) =>
+          Promise.all([this.chain.usdcBalance(s.address), this.chain.ethBalance(s.address)]),
+        ),
       );
       return [
         rpcUp,
