@@ -1,4 +1,4 @@
-import type { WebhookDelivery } from '@onramp/sdk';
+import type { Order as SdkOrder, WebhookDelivery } from '@onramp/sdk';
 
 import { Cell, renderFields, renderTable } from './table';
 
@@ -20,27 +20,9 @@ export interface StatusChange {
   at: string;
 }
 
-export interface Order {
-  uuid: string;
-  merchantId: string;
-  amount: number;
-  currency: string;
-  status: string;
-  reference: string;
-  recepientAddress: string;
-  kycUserUuid: string;
-  iban: string;
-  bic: string;
-  createdAt: string;
-  updatedAt: string;
-  payedAmount?: number;
-  sentTokenAmount?: number;
-  transactionHash?: string;
-  failureReason?: string;
-  completedAt?: string;
-  failedAt?: string;
-  statusHistory?: StatusChange[];
-}
+// An order as the SDK types it (`status` is what the CLI shows), with the merchant it belongs to
+// (operators see all of them) and, from `orders get`, its status history.
+export type Order = Omit<SdkOrder, 'orderStatus'> & { merchantId: string; statusHistory?: StatusChange[] };
 
 // Amounts arrive as JSON numbers with at most 2 decimals (EUR); shown the way a bank shows them.
 export const eur = (amount: number | undefined): string | undefined =>

@@ -1,20 +1,13 @@
 import { HttpException } from '@nestjs/common';
 
+import type { FieldError, ProblemDetails } from '@onramp/sdk';
+
 import { SharedProblemTypes } from './problem-types';
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
-  errors?: FieldError[];
-}
+// RFC 9457 problem+json as the SDK publishes it to merchants (it ships standalone, so it cannot import
+// ours): a body the SDK does not describe fails the typecheck here.
+export type { FieldError };
+export type ProblemBody = ProblemDetails;
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',

@@ -1,33 +1,13 @@
 import { toWireNumber } from '@onramp/money';
-import { OrderStatus } from '@onramp/orders-domain';
+import type { Order } from '@onramp/sdk';
 import { buildEpcQrPayload } from '@onramp/sepa';
 
 import { OrderEntity } from './order.entity';
 
-// docs/api.md, Conventions, order object (create, payment-details, list). Amounts are JSON numbers;
-// the settlement fields appear once known.
-export interface OrderResponse {
-  uuid: string;
-  amount: number;
-  currency: 'EUR';
-  recepientAddress: string;
-  kycUserUuid: string;
-  iban: string;
-  bic: string;
-  beneficiaryName?: string;
-  reference: string;
-  orderStatus: OrderStatus;
-  status: OrderStatus;
-  createdAt: string;
-  updatedAt: string;
-  payedAmount?: number;
-  sentTokenAmount?: number;
-  transactionHash?: string;
-  failureReason?: string;
-  completedAt?: string;
-  failedAt?: string;
-  epcQrPayload?: string;
-}
+// docs/api.md, Conventions, order object (create, payment-details, list): the type the SDK publishes
+// to merchants (it ships standalone, so it cannot import ours). Ours is that type: an answer the SDK
+// does not describe fails the typecheck here instead of surprising a merchant.
+export type OrderResponse = Order;
 
 export function presentOrder(order: OrderEntity): OrderResponse {
   return {
