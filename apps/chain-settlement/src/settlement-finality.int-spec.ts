@@ -4,12 +4,7 @@ import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
-import {
-  settlementIn,
-  settlementOf,
-  SettlementHarness,
-  startSettlementHarness,
-} from './testing/settlement-harness';
+import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
 // SETTLEMENT_FINALITY=finalized on a node that offers the tag: an anvil whose 'finalized' block trails
@@ -46,9 +41,9 @@ describe("chain-settlement: finality by the node's finalized block (integration,
   it('waits for the finalized block to reach the transfer, then completes the order', async () => {
     const data = h.payment({ payedAmount: '10' });
     await h.confirm(data);
-    const mined = await settlementIn(t.dataSource, data.orderUuid, ['BROADCAST']);
+    const mined = await t.settlementIn(data.orderUuid, ['BROADCAST']);
     await new Promise((r) => setTimeout(r, 500));
-    const waiting = await settlementOf(t.dataSource, data.orderUuid);
+    const waiting = await t.settlement(data.orderUuid);
     expect(waiting?.state).toBe('BROADCAST'); // mined (automine), not finalized: no event yet
     expect(h.collector.forOrder(Topics.TransferSucceeded, data.orderUuid)).toHaveLength(0);
     expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
@@ -58,7 +53,7 @@ describe("chain-settlement: finality by the node's finalized block (integration,
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 30_000);
     expect(event.data.transactionHash).toBe(mined.tx_hash);
     const finalized = (await chain.provider.getBlock('finalized'))?.number ?? -1;
-    const row = await settlementOf(t.dataSource, data.orderUuid);
+    const row = await t.settlement(data.orderUuid);
     expect(row?.state).toBe('CONFIRMED');
     expect(Number(row?.block_number)).toBeLessThanOrEqual(finalized);
   });

@@ -7,14 +7,7 @@ import { SettlementWorker } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
-import {
-  settlementIn,
-  settlementOf,
-  SettlementHarness,
-  startSettlementHarness,
-  TransactionRow,
-  transactionsOf,
-} from './testing/settlement-harness';
+import { SettlementHarness, startSettlementHarness, TransactionRow } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
 // On an anvil of our own with automatic mining off: the suite decides when (and whether) blocks
@@ -35,7 +28,7 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
   const sentTransactions = (orderUuid: string, n: number) =>
     waitFor(
       async () => {
-        const txs = await transactionsOf(t.dataSource, orderUuid);
+        const txs = await t.transactions(orderUuid);
         return txs.length >= n && txs[txs.length - 1]?.first_sent_at ? txs : undefined;
       },
       { timeoutMs: 30_000, description: `${n} sent transactions for ${orderUuid}` },
@@ -74,7 +67,7 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
     expect(receipt?.status).toBe(1);
     const seen = await waitFor(
       async () => {
-        const row = await settlementOf(t.dataSource, data.orderUuid);
+        const row = await t.settlement(data.orderUuid);
         return row?.block_number ? row : undefined;
       },
       { description: 'receipt noticed' },
@@ -82,13 +75,13 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
     expect(seen).toMatchObject({ state: 'BROADCAST', block_number: String(receipt?.blockNumber) });
     await mine(CONFIRMATIONS - 2); // one short
     await new Promise((r) => setTimeout(r, 1000));
-    expect((await settlementOf(t.dataSource, data.orderUuid))?.state).toBe('BROADCAST');
+    expect((await t.settlement(data.orderUuid))?.state).toBe('BROADCAST');
     expect(h.collector.forOrder(Topics.TransferSucceeded, data.orderUuid)).toHaveLength(0);
 
     await mine();
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
     expect(event.data.transactionHash).toBe(tx?.tx_hash);
-    expect(await transactionsOf(t.dataSource, data.orderUuid)).toHaveLength(1); // never replaced
+    expect(await t.transactions(data.orderUuid)).toHaveLength(1); // never replaced
   });
 
   it('replaces a stuck transaction with the same nonce and higher fees, and reports the one mined', async () => {
@@ -98,7 +91,7 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
     await mine(CONFIRMATIONS);
 
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
-    const txs = await transactionsOf(t.dataSource, data.orderUuid);
+    const txs = await t.transactions(data.orderUuid);
     expect(txs.length).toBeGreaterThanOrEqual(2);
     expect(new Set(txs.map((tx) => tx.nonce)).size).toBe(1);
     for (let i = 1; i < txs.length; i++) {
@@ -116,7 +109,7 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
     expect(mined).toHaveLength(1); // one nonce, one transaction on chain
     expect(mined[0]?.tx_hash).not.toBe(txs[0]?.tx_hash); // a replacement, the original was evicted
     expect(event.data.transactionHash).toBe(mined[0]?.tx_hash);
-    expect(await settlementOf(t.dataSource, data.orderUuid)).toMatchObject({
+    expect(await t.settlement(data.orderUuid)).toMatchObject({
       state: 'CONFIRMED',
       tx_hash: mined[0]?.tx_hash,
     });
@@ -135,7 +128,7 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
     await worker.stop();
     // Another node still had the original and a miner picked it: here, the replacement leaves the
     // mempool and the original bytes come back.
-    const txs = await transactionsOf(t.dataSource, data.orderUuid);
+    const txs = await t.transactions(data.orderUuid);
     for (const tx of txs) await chain.provider.send('anvil_dropTransaction', [tx.tx_hash]);
     const original = txs[0] as TransactionRow;
     await chain.provider.broadcastTransaction(original.raw_tx);
@@ -144,10 +137,10 @@ describe('chain-settlement: stuck transactions and confirmations (integration, o
 
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
     expect(event.data.transactionHash).toBe(original.tx_hash);
-    const all = await transactionsOf(t.dataSource, data.orderUuid);
+    const all = await t.transactions(data.orderUuid);
     const receipts = await receiptsOf(all);
     expect(receipts.filter((r) => r !== null).map((r) => r?.hash)).toEqual([original.tx_hash]);
-    expect(await settlementIn(t.dataSource, data.orderUuid, ['CONFIRMED'])).toMatchObject({
+    expect(await t.settlementIn(data.orderUuid, ['CONFIRMED'])).toMatchObject({
       tx_hash: original.tx_hash,
       raw_tx: original.raw_tx,
     });

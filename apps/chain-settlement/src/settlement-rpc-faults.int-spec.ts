@@ -10,13 +10,7 @@ import {
   heldSigner,
   startChainSettlementTestApp,
 } from './testing/chain-settlement-test-app';
-import {
-  settlementIn,
-  settlementOf,
-  SettlementHarness,
-  startSettlementHarness,
-  transactionsOf,
-} from './testing/settlement-harness';
+import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
 // The service talks to an anvil of our own through a proxy that injects network faults: a node that
@@ -33,7 +27,7 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
   const lastErrorMatching = (orderUuid: string, pattern: RegExp) =>
     waitFor(
       async () => {
-        const row = await settlementOf(t.dataSource, orderUuid);
+        const row = await t.settlement(orderUuid);
         return row?.last_error && pattern.test(row.last_error) ? row : undefined;
       },
       { timeoutMs: 20_000, description: `last_error of ${orderUuid} matching ${pattern}` },
@@ -80,7 +74,7 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
     await h.confirm(data);
     const held = await lastErrorMatching(data.orderUuid, /timed out after 400 ms/);
     expect(held.state).toBe('PENDING');
-    expect(await transactionsOf(t.dataSource, data.orderUuid)).toHaveLength(0);
+    expect(await t.transactions(data.orderUuid)).toHaveLength(0);
 
     proxy.fault = 'pass';
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
@@ -99,14 +93,14 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
     expect(await chain.provider.getTransaction(timedOut.tx_hash as string)).not.toBeNull(); // it did arrive
 
     proxy.fault = 'pass';
-    const known = await settlementIn(t.dataSource, data.orderUuid, ['BROADCAST'], 20_000);
+    const known = await t.settlementIn(data.orderUuid, ['BROADCAST'], 20_000);
     expect(known).toMatchObject({ tx_hash: timedOut.tx_hash, last_error: null });
     expect(proxy.sendAnswers).toContain('transaction already imported');
     await chain.provider.send('evm_mine', []);
 
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
     expect(event.data.transactionHash).toBe(timedOut.tx_hash);
-    expect(await transactionsOf(t.dataSource, data.orderUuid)).toHaveLength(1);
+    expect(await t.transactions(data.orderUuid)).toHaveLength(1);
     expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
   });
 
@@ -115,12 +109,12 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
     await worker.stop();
     const data = h.payment({ payedAmount: '7' });
     await h.confirm(data);
-    await settlementIn(t.dataSource, data.orderUuid, ['PENDING']);
+    await t.settlementIn(data.orderUuid, ['PENDING']);
     const skip = new Set<string>();
     while ((await t.app.get(SignPendingStep).runOnce(heldSigner(t), skip)).kind !== 'idle') {
       // sign everything due
     }
-    const signed = await settlementIn(t.dataSource, data.orderUuid, ['SIGNED']);
+    const signed = await t.settlementIn(data.orderUuid, ['SIGNED']);
     // The bytes reached a node and were mined, but the node we ask lags: no receipt yet.
     await chain.provider.broadcastTransaction(signed.raw_tx as string);
     proxy.fault = 'hide-receipts-until-send';
@@ -130,7 +124,7 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
     expect(proxy.sendAnswers[0]).toMatch(/nonce too low/);
     expect(event.data.transactionHash).toBe(signed.tx_hash);
-    expect(await settlementOf(t.dataSource, data.orderUuid)).toMatchObject({
+    expect(await t.settlement(data.orderUuid)).toMatchObject({
       state: 'CONFIRMED',
       last_error: null,
     });
@@ -145,7 +139,7 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
 
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
     expect(proxy.sendAnswers[0]).toMatch(/^intrinsic gas too low: have \d+, want 150000$/);
-    const txs = await transactionsOf(t.dataSource, data.orderUuid);
+    const txs = await t.transactions(data.orderUuid);
     expect(txs).toHaveLength(2);
     const [first, second] = txs.map((tx) => Transaction.from(tx.raw_tx));
     expect(first?.nonce).toBe(second?.nonce); // the same nonce: at most one of them can ever be mined
@@ -165,13 +159,13 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
       /SETTLEMENT_GAS_CEILING 500000 allows no more: operator action needed/,
     );
     expect(held.state).toBe('SIGNED');
-    const txs = await transactionsOf(t.dataSource, data.orderUuid);
+    const txs = await t.transactions(data.orderUuid);
     expect(txs.map((tx) => Transaction.from(tx.raw_tx).gasLimit).at(-1)).toBe(500_000n);
 
     proxy.fault = 'pass'; // say, the L1 price came down
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
     expect(event.data.transactionHash).toBe(txs.at(-1)?.tx_hash);
-    expect(await transactionsOf(t.dataSource, data.orderUuid)).toHaveLength(txs.length);
+    expect(await t.transactions(data.orderUuid)).toHaveLength(txs.length);
     expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
   });
 });

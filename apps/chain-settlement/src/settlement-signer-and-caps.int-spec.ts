@@ -8,13 +8,7 @@ import { operatorHeaders, waitFor } from '@onramp/testing';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
-import {
-  settlementIn,
-  settlementOf,
-  SettlementHarness,
-  startSettlementHarness,
-  transactionsOf,
-} from './testing/settlement-harness';
+import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
 // Anvil account 5: unlocked on the suite's own anvil, which answers eth_signTransaction for it as a
@@ -28,7 +22,7 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
   let t: ChainSettlementTestApp;
 
   const nonceOf = async (orderUuid: string): Promise<bigint> =>
-    BigInt((await settlementOf(t.dataSource, orderUuid))?.nonce as string);
+    BigInt((await t.settlement(orderUuid))?.nonce as string);
 
   // As the gateway's admin listener forwards an operator's request (its service credential).
   const admin = (method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}) =>
@@ -64,7 +58,7 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
     const data = h.payment({ payedAmount: '10' });
     await h.confirm(data);
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000);
-    const [stored] = await transactionsOf(t.dataSource, data.orderUuid);
+    const [stored] = await t.transactions(data.orderUuid);
     const tx = Transaction.from(stored?.raw_tx as string);
     expect(tx.from).toBe(REMOTE_ACCOUNT);
     expect(tx.hash).toBe(event.data.transactionHash);
@@ -75,12 +69,12 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
   it('holds a payout over the per-transfer cap unsigned, without a nonce, until an operator releases it', async () => {
     const big = h.payment({ payedAmount: '30' }); // 32.076 USDC > 20
     await h.confirm(big);
-    const held = await settlementIn(t.dataSource, big.orderUuid, ['HELD']);
+    const held = await t.settlementIn(big.orderUuid, ['HELD']);
     expect(held).toMatchObject({ nonce: null, tx_hash: null });
     expect(held.last_error).toMatch(
       /^over payout cap: 32.076 USDC is above SETTLEMENT_MAX_PER_TRANSFER_USDC 20; an operator must release it/,
     );
-    expect(await transactionsOf(t.dataSource, big.orderUuid)).toHaveLength(0);
+    expect(await t.transactions(big.orderUuid)).toHaveLength(0);
     const metrics = await scrapeMetrics(t.app);
     expect(metrics.get('settlement_held_over_cap')).toBe('1');
     expect(metrics.get('settlement_settlements{state="HELD"}')).toBe('1');
@@ -93,7 +87,7 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
       `SELECT order_uuid FROM settlement.settlements WHERE state = 'CONFIRMED' ORDER BY nonce LIMIT 1`,
     );
     expect(await nonceOf(before.orderUuid)).toBe((await nonceOf(first?.order_uuid as string)) + 1n);
-    expect((await settlementOf(t.dataSource, big.orderUuid))?.state).toBe('HELD');
+    expect((await t.settlement(big.orderUuid))?.state).toBe('HELD');
 
     const listed = await admin('GET', '/admin/settlements?state=HELD');
     expect(listed.statusCode).toBe(200);
@@ -157,7 +151,7 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
     await h.collector.waitFor(Topics.TransferSucceeded, fits.orderUuid, 60_000);
     const over = h.payment({ payedAmount: '1' }); // 1.0692: 60.9444 > 60
     await h.confirm(over);
-    const held = await settlementIn(t.dataSource, over.orderUuid, ['HELD']);
+    const held = await t.settlementIn(over.orderUuid, ['HELD']);
     expect(held.last_error).toMatch(
       /1.0692 USDC on top of 59.8752 signed in the last 24 h is above SETTLEMENT_MAX_PER_DAY_USDC 60/,
     );
@@ -171,7 +165,7 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
       [over.orderUuid],
     );
     await h.collector.waitFor(Topics.TransferSucceeded, over.orderUuid, 60_000);
-    expect(await settlementOf(t.dataSource, over.orderUuid)).toMatchObject({ state: 'CONFIRMED' });
+    expect(await t.settlement(over.orderUuid)).toMatchObject({ state: 'CONFIRMED' });
     await waitFor(async () => (await scrapeMetrics(t.app)).get('settlement_held_over_cap') === '0', {
       timeoutMs: 10_000,
       description: 'nothing held any more',

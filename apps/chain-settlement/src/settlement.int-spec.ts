@@ -13,13 +13,7 @@ import {
   startChainSettlementTestApp,
 } from './testing/chain-settlement-test-app';
 import { scrapeMetrics } from './testing/metrics-scrape';
-import {
-  settlementIn,
-  settlementOf,
-  SettlementHarness,
-  SettlementRow,
-  startSettlementHarness,
-} from './testing/settlement-harness';
+import { SettlementHarness, SettlementRow, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
 describe('chain-settlement: exactly one on-chain payout per order (integration)', () => {
@@ -51,10 +45,9 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
   it('holds the order while the hot wallet is underfunded and pays once it is funded', async () => {
     const data = h.payment({ payedAmount: '50' });
     await h.confirm(data);
-    const held = await settlementIn(t.dataSource, data.orderUuid, ['PENDING']);
+    const held = await t.settlementIn(data.orderUuid, ['PENDING']);
     await waitFor(
-      async () =>
-        (await settlementOf(t.dataSource, data.orderUuid))?.last_error?.includes('hot wallet underfunded'),
+      async () => (await t.settlement(data.orderUuid))?.last_error?.includes('hot wallet underfunded'),
       {
         timeoutMs: 30_000,
         description: 'underfunded note',
@@ -62,7 +55,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     );
     expect(held.state).toBe('PENDING');
     await new Promise((r) => setTimeout(r, 1000));
-    expect((await settlementOf(t.dataSource, data.orderUuid))?.state).toBe('PENDING'); // held, not failed
+    expect((await t.settlement(data.orderUuid))?.state).toBe('PENDING'); // held, not failed
     expect(h.collector.forOrder(Topics.TransferFailed, data.orderUuid)).toHaveLength(0);
     const whileHeld = await scrapeMetrics(t.app);
     expect(Number(whileHeld.get('settlement_held_underfunded'))).toBeGreaterThanOrEqual(1);
@@ -91,7 +84,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     await h.confirm(data);
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid);
 
-    const row = await settlementOf(t.dataSource, data.orderUuid);
+    const row = await t.settlement(data.orderUuid);
     expect(row?.state).toBe('CONFIRMED');
     expect(event.merchantId).toBe(h.merchant);
     expect(event.data).toEqual({
@@ -150,7 +143,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     });
     expect(b.data.reason).toMatch(/is on the sanctioned address list; no payout was sent/);
     for (const order of [blacklisted, sanctioned]) {
-      const row = await settlementOf(t.dataSource, order.orderUuid);
+      const row = await t.settlement(order.orderUuid);
       expect(row).toMatchObject({ state: 'FAILED', nonce: null, tx_hash: null, raw_tx: null });
       expect(await chain.transfersTo(order.recipientAddress)).toEqual([]);
     }
@@ -173,17 +166,17 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     const unsent = h.payment({ payedAmount: '30' });
     const sentBeforeCrash = h.payment({ payedAmount: '40' });
     await h.confirm(unsent);
-    await settlementIn(t.dataSource, unsent.orderUuid, ['PENDING']);
+    await t.settlementIn(unsent.orderUuid, ['PENDING']);
     await h.confirm(sentBeforeCrash); // created later, so signed with a higher nonce
-    await settlementIn(t.dataSource, sentBeforeCrash.orderUuid, ['PENDING']);
+    await t.settlementIn(sentBeforeCrash.orderUuid, ['PENDING']);
     const signing = t.app.get(SignPendingStep);
     const skip = new Set<string>();
     while ((await signing.runOnce(heldSigner(t), skip)).kind !== 'idle') {
       // other suites' payments may be queued here too; sign everything that is due
     }
     const before = {
-      unsent: (await settlementOf(t.dataSource, unsent.orderUuid)) as SettlementRow,
-      sent: (await settlementOf(t.dataSource, sentBeforeCrash.orderUuid)) as SettlementRow,
+      unsent: (await t.settlement(unsent.orderUuid)) as SettlementRow,
+      sent: (await t.settlement(sentBeforeCrash.orderUuid)) as SettlementRow,
     };
     expect([before.unsent.state, before.sent.state]).toEqual(['SIGNED', 'SIGNED']);
     expect(BigInt(before.sent.nonce as string)).toBeGreaterThan(BigInt(before.unsent.nonce as string));
@@ -201,9 +194,9 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
 
     t = await startChainSettlementTestApp({ env, groupId: h.groupId, databaseUrl: t.databaseUrl });
     // "already known" is a clue, not a failure: the worker takes it as sent and waits for the receipt.
-    const known = await settlementIn(t.dataSource, sentBeforeCrash.orderUuid, ['BROADCAST'], 6_000);
+    const known = await t.settlementIn(sentBeforeCrash.orderUuid, ['BROADCAST'], 6_000);
     expect(known).toMatchObject({ tx_hash: before.sent.tx_hash, last_error: null });
-    expect((await settlementOf(t.dataSource, unsent.orderUuid))?.state).toBe('SIGNED');
+    expect((await t.settlement(unsent.orderUuid))?.state).toBe('SIGNED');
 
     const [a, b] = await Promise.all([
       h.collector.waitFor(Topics.TransferSucceeded, unsent.orderUuid, 60_000),
@@ -211,7 +204,7 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
     ]);
     expect(a.data.transactionHash).toBe(before.unsent.tx_hash);
     expect(b.data.transactionHash).toBe(before.sent.tx_hash);
-    expect(await settlementOf(t.dataSource, unsent.orderUuid)).toMatchObject({
+    expect(await t.settlement(unsent.orderUuid)).toMatchObject({
       state: 'CONFIRMED',
       raw_tx: before.unsent.raw_tx,
       nonce: before.unsent.nonce,

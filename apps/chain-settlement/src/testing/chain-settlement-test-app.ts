@@ -11,10 +11,22 @@ import {
 } from '@onramp/settlement-feature';
 import { createDatabase, startServiceTestApp } from '@onramp/testing';
 
+import {
+  settlementIn,
+  settlementOf,
+  SettlementRow,
+  TransactionRow,
+  transactionsOf,
+} from './settlement-harness';
+
 export interface ChainSettlementTestApp {
   app: NestFastifyApplication;
   dataSource: DataSource;
   databaseUrl: string;
+  // The app's settlement rows (settlement-harness.ts), read from its own database.
+  settlement(orderUuid: string): Promise<SettlementRow | undefined>;
+  settlementIn(orderUuid: string, states: string[], timeoutMs?: number): Promise<SettlementRow>;
+  transactions(orderUuid: string): Promise<TransactionRow[]>;
   close(): Promise<void>;
 }
 
@@ -47,5 +59,14 @@ export async function startChainSettlementTestApp(opts: StartOptions): Promise<C
     schema: SETTLEMENT_SCHEMA,
     groupId: opts.groupId,
   });
-  return { app, dataSource: app.get(DataSource), databaseUrl, close: () => app.close() };
+  const dataSource = app.get(DataSource);
+  return {
+    app,
+    dataSource,
+    databaseUrl,
+    settlement: (orderUuid) => settlementOf(dataSource, orderUuid),
+    settlementIn: (orderUuid, states, timeoutMs) => settlementIn(dataSource, orderUuid, states, timeoutMs),
+    transactions: (orderUuid) => transactionsOf(dataSource, orderUuid),
+    close: () => app.close(),
+  };
 }
