@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
-import { PaginationQuery, setPaginationHeaders } from './pagination';
+import { MerchantFilteredPageQuery, PaginationQuery, setPaginationHeaders } from './pagination';
 
 describe('pagination', () => {
   const parse = (q: Record<string, string | undefined>) => {
@@ -44,5 +44,13 @@ describe('pagination', () => {
       offset: 0,
     });
     expect(headers.Link).toContain('</admin/orders?status=FAILED&limit=1&offset=1>; rel="next"');
+  });
+
+  it('filters an operator list by merchant only with a UUID, and still checks the page', () => {
+    const parse = (q: Record<string, string>) => validateSync(plainToInstance(MerchantFilteredPageQuery, q));
+    expect(parse({})).toEqual([]);
+    expect(parse({ merchantId: '0b7d3c1e-5a7f-4d1e-9a53-2f6f1c1d2e3f', limit: '5' })).toEqual([]);
+    expect(parse({ merchantId: 'acme' })[0]?.constraints).toEqual({ isUuid: 'merchantId must be a UUID' });
+    expect(parse({ limit: '51' })).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 export const MAX_PAGE_SIZE = 50;
@@ -32,6 +32,13 @@ export class PaginationQuery {
   @Min(0, { message: `offset must be an integer between 0 and ${MAX_OFFSET}` })
   @Max(MAX_OFFSET, { message: `offset must be an integer between 0 and ${MAX_OFFSET}` })
   offset: number = 0;
+}
+
+// An operator's list (the admin listener): every merchant's items, or one merchant's.
+export class MerchantFilteredPageQuery extends PaginationQuery {
+  @IsOptional()
+  @IsUUID('all', { message: 'merchantId must be a UUID' })
+  merchantId?: string;
 }
 
 // What a list use case is asked for, and what it answers (a Paginated handler sends the items).

@@ -1,13 +1,9 @@
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 
-import { PaginationQuery } from '@onramp/http';
+import { MerchantFilteredPageQuery } from '@onramp/http';
 import { ORDER_STATUSES, OrderStatus } from '@onramp/orders-domain';
 
-export class AdminOrdersQuery extends PaginationQuery {
-  @IsOptional()
-  @IsUUID('all', { message: 'merchantId must be a UUID' })
-  merchantId?: string;
-
+export class AdminOrdersQuery extends MerchantFilteredPageQuery {
   @IsOptional()
   @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
   status?: OrderStatus;
