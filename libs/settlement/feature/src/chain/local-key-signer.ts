@@ -7,6 +7,7 @@ import { TransferSigner } from './transfer-signer';
 export class LocalKeySigner extends TransferSigner {
   private readonly wallet: Wallet;
   readonly address: string;
+  protected override readonly keyInProcess = true; // ethers signs with this.wallet's own key
 
   constructor(config: ChainSettlementConfig, key: string) {
     super(config);
