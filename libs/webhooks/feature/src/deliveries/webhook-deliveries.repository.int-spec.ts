@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 
 import { openServiceDataSource } from '@onramp/persistence';
 import { createDatabase } from '@onramp/platform-infra';
+import { testDatabaseServer } from '@onramp/testing';
 
 import { SERVICE_DATABASE } from '../database';
 import { FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -15,7 +16,7 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
   const repo = new WebhookDeliveriesRepository();
 
   beforeAll(async () => {
-    const url = await createDatabase(process.env['DATABASE_URL'] as string);
+    const url = await createDatabase(testDatabaseServer());
     db = await openServiceDataSource({ ...SERVICE_DATABASE, url });
   });
   afterAll(async () => {
