@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 
 import { metrics } from '@onramp/observability';
 
-import { EventTransport } from '../transport/event-transport';
+import { EventTransport, OutboxMover, relayLockKey } from '../transport/event-transport';
 import { WakeOrPoll } from '../wake/wake-or-poll';
 
 interface OutboxRow {
@@ -28,12 +28,15 @@ export interface OutboxRelayOptions {
 
 // Publishes committed outbox rows in commit order and marks them sent. One relay per schema works
 // at a time (advisory lock), so events of one order never overtake each other. A crash between
-// publish and mark re-publishes: consumers are idempotent by event id.
+// publish and mark re-publishes: consumers are idempotent by event id. When the transport's log is
+// in the relay's own database (embedded), the transport moves the rows itself (OutboxMover): one
+// statement, publish and mark in one commit, the payloads never read into the process.
 export class OutboxRelay {
   private readonly log = new Logger(OutboxRelay.name);
   private readonly loop: WakeOrPoll;
   private readonly batchSize: number;
   private unregisterMetrics?: () => void;
+  private moverLookup?: Promise<OutboxMover | undefined>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -102,9 +105,11 @@ export class OutboxRelay {
       `SELECT EXISTS (SELECT 1 FROM "${this.opts.schema}"."outbox" WHERE published_at IS NULL) AS waiting`,
     );
     if (!row?.waiting) return 0;
+    const mover = await this.outboxMover();
+    if (mover) return mover.move(this.opts.schema, this.batchSize);
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [
-        `${this.opts.schema}.outbox`,
+        relayLockKey(this.opts.schema),
       ]);
       if (!locked) return 0;
       const rows: OutboxRow[] = await manager.query(
@@ -128,5 +133,25 @@ export class OutboxRelay {
       );
       return rows.length;
     });
+  }
+
+  // Asked once; a failed question (the database down) is asked again next round.
+  private outboxMover(): Promise<OutboxMover | undefined> {
+    const offer = this.transport.outboxMover?.bind(this.transport);
+    if (!offer) return Promise.resolve(undefined);
+    this.moverLookup ??= offer((sql) => this.dataSource.query(sql)).then(
+      (mover) => {
+        if (!mover)
+          this.log.warn(
+            `outbox relay (${this.opts.schema}): the event log is not in this database; publishing`,
+          );
+        return mover;
+      },
+      (err: unknown) => {
+        this.moverLookup = undefined;
+        throw err;
+      },
+    );
+    return this.moverLookup;
   }
 }

@@ -20,6 +20,23 @@ export interface SubscribeOptions {
   handleBatch?: (records: ConsumedRecord[]) => Promise<void>;
 }
 
+// A transport whose log lives in the same Postgres database as a service's outbox (the embedded bus)
+// moves committed outbox rows into the log itself, in one statement and one transaction: the
+// payloads never pass through the relay. The relay asks for it and otherwise (Kafka) reads,
+// publishes and marks.
+export interface OutboxMover {
+  // Moves up to `limit` unpublished rows of `<schema>.outbox` into the log in outbox order and marks
+  // them published, all or nothing, under the relay's lock (relayLockKey). Returns how many moved:
+  // 0 when nothing waits or another relay holds the lock.
+  move(schema: string, limit: number): Promise<number>;
+}
+
+// One relay per schema works at a time (a transaction-scoped advisory lock on this key), whichever
+// way it publishes, so the events of one order never overtake each other.
+export function relayLockKey(schema: string): string {
+  return `${schema}.outbox`;
+}
+
 // What services see of the broker: Kafka in distributed mode, the Postgres-backed embedded bus in the
 // one-process `npm start` (EVENT_TRANSPORT).
 export interface EventTransport {
@@ -28,6 +45,8 @@ export interface EventTransport {
   subscribe(opts: SubscribeOptions): Promise<void>;
   isConsuming(): boolean;
   disconnect(): Promise<void>;
+  // Only offered when the relay's own database (queried through `relayDatabase`) holds this log.
+  outboxMover?(relayDatabase: (sql: string) => Promise<unknown[]>): Promise<OutboxMover | undefined>;
 }
 
 export const EVENT_TRANSPORT = Symbol('EVENT_TRANSPORT');

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 
-import { EventTransport, SubscribeOptions, TransportRecord } from '../event-transport';
+import { EventTransport, OutboxMover, SubscribeOptions, TransportRecord } from '../event-transport';
 import { partitionFor } from '../murmur2-partitioner';
 import { appendedEvents } from './appended-events';
-import { ensureEventbusSchema, EVENTBUS_SCHEMA } from './eventbus-schema';
+import { BUS_ID, ensureEventbusSchema, EVENTBUS_SCHEMA } from './eventbus-schema';
 import { GroupSubscription } from './group-subscription';
+import { moveOutboxRows } from './outbox-move';
 
 export interface EmbeddedTransportOptions {
   databaseUrl: string;
@@ -28,6 +29,7 @@ export class EmbeddedTransport implements EventTransport {
   private readonly subscriptions: GroupSubscription[] = [];
   private pool?: Pool;
   private partitions = 0;
+  private busId = '';
 
   constructor(private readonly opts: EmbeddedTransportOptions) {}
 
@@ -40,10 +42,10 @@ export class EmbeddedTransport implements EventTransport {
     });
     pool.on('error', (err) => this.log.warn(`idle connection failed: ${err.message}`));
     try {
-      this.partitions = await ensureEventbusSchema(pool, {
+      ({ partitions: this.partitions, busId: this.busId } = await ensureEventbusSchema(pool, {
         partitions: this.opts.partitions,
         retentionHours: this.opts.retentionHours ?? 7 * 24,
-      });
+      }));
     } catch (err) {
       await pool.end().catch(() => undefined);
       throw err;
@@ -93,6 +95,33 @@ export class EmbeddedTransport implements EventTransport {
     });
   }
 
+  // Offered only when the relay's database is this bus's: otherwise the move would read another
+  // database's outbox (or none) and the relay must publish instead.
+  async outboxMover(relayDatabase: (sql: string) => Promise<unknown[]>): Promise<OutboxMover | undefined> {
+    this.connected();
+    let rows: unknown[];
+    try {
+      rows = await relayDatabase(`SELECT ${BUS_ID} AS "busId" FROM ${EVENTBUS_SCHEMA}.meta`);
+    } catch (err) {
+      if (isMissingRelation(err)) return undefined; // no bus in the relay's database
+      throw err;
+    }
+    if ((rows[0] as { busId?: string } | undefined)?.busId !== this.busId) return undefined;
+    return { move: (schema, limit) => this.moveFromOutbox(schema, limit) };
+  }
+
+  private async moveFromOutbox(schema: string, limit: number): Promise<number> {
+    const client = await this.connected().connect();
+    let moved;
+    try {
+      moved = await moveOutboxRows(client, { schema, limit, partitions: this.partitions });
+    } finally {
+      client.release();
+    }
+    if (moved.moved > 0) appendedEvents.emit({ records: moved.records, maxSeq: moved.maxSeq });
+    return moved.moved;
+  }
+
   async subscribe(opts: SubscribeOptions): Promise<void> {
     const subscription = new GroupSubscription({
       ...opts,
@@ -125,4 +154,10 @@ export class EmbeddedTransport implements EventTransport {
     if (!this.pool) throw new Error('EmbeddedTransport: connect() first');
     return this.pool;
   }
+}
+
+// undefined_table, invalid_schema_name (a pg error, or TypeORM's QueryFailedError carrying its code)
+function isMissingRelation(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return code === '42P01' || code === '3F000';
 }

@@ -1,0 +1,70 @@
+import { PoolClient } from 'pg';
+
+import { relayLockKey } from '../event-transport';
+import { EVENTBUS_SCHEMA } from './eventbus-schema';
+
+export interface OutboxMove {
+  moved: number;
+  maxSeq: bigint;
+  records: Array<{ topic: string; partition: number }>; // each topic and partition written, once
+}
+
+interface OutboxMoveRow {
+  moved: number;
+  maxSeq: string;
+  records: OutboxMove['records'];
+}
+
+// One relay round in embedded mode: the outbox and the log share the database, so the rows go from
+// one table to the other in one statement, and commit together with their `published_at` (a crash
+// before the commit leaves them unpublished, after it they are in the log: never lost, never twice).
+// Two round trips: BEGIN with the relay's lock, then the append lock, the move and COMMIT. The
+// append lock is the one `publish` takes, so sequence numbers become visible in order here too.
+export async function moveOutboxRows(
+  client: PoolClient,
+  opts: { schema: string; limit: number; partitions: number },
+): Promise<OutboxMove> {
+  const { schema, limit, partitions } = opts;
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`outbox move: bad limit ${limit}`);
+  if (!Number.isInteger(partitions) || partitions < 1)
+    throw new Error(`outbox move: bad partitions ${partitions}`);
+  const outbox = `${client.escapeIdentifier(schema)}."outbox"`;
+  const none: OutboxMove = { moved: 0, maxSeq: 0n, records: [] };
+  try {
+    // Several statements in one simple query: values inlined (escaped, or integers checked above).
+    const [, lock] = (await client.query(
+      `BEGIN; SELECT pg_try_advisory_xact_lock(hashtext(${client.escapeLiteral(relayLockKey(schema))})) AS locked`,
+    )) as unknown as Array<{ rows: Array<{ locked: boolean }> }>;
+    if (!lock.rows[0]?.locked) {
+      await client.query('COMMIT');
+      return none;
+    }
+    // Rows leave the outbox in seq order and are appended in that order (ORDER BY before the log's
+    // sequence is drawn), which keeps each key's order; the partition is Kafka's, computed in SQL.
+    // `published_at` is the clock as the rows are marked, as the relay's other path sets it.
+    const [, moved] = (await client.query(
+      `SELECT pg_advisory_xact_lock(hashtext('${EVENTBUS_SCHEMA}.append'));
+       WITH batch AS (
+         SELECT seq FROM ${outbox} WHERE published_at IS NULL ORDER BY seq LIMIT ${limit}
+       ), marked AS (
+         UPDATE ${outbox} o SET published_at = clock_timestamp() FROM batch WHERE o.seq = batch.seq
+         RETURNING o.seq, o.topic, o.key, o.envelope, o.headers
+       ), appended AS (
+         INSERT INTO ${EVENTBUS_SCHEMA}.log (topic, partition, key, value, headers)
+         SELECT topic, ${EVENTBUS_SCHEMA}.partition_for(key, ${partitions}), key, envelope::text, headers
+         FROM marked ORDER BY seq
+         RETURNING seq, topic, partition
+       )
+       SELECT (SELECT count(*)::int FROM appended) AS moved,
+              (SELECT coalesce(max(seq), 0)::text FROM appended) AS "maxSeq",
+              (SELECT coalesce(json_agg(json_build_object('topic', topic, 'partition', partition)), '[]')
+               FROM (SELECT DISTINCT topic, partition FROM appended) AS written) AS records;
+       COMMIT`,
+    )) as unknown as Array<{ rows: OutboxMoveRow[] }>;
+    const row = moved.rows[0];
+    return { moved: row.moved, maxSeq: BigInt(row.maxSeq), records: row.records };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
