@@ -37,14 +37,25 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
     await sleep(50);
   }
   // From the rows' own timestamps (the relay marks each batch with the clock as it goes out), so how
-  // often this loop looks does not count; the relay is only timed once the rows were committed.
-  const { rows: span } = await ctx.db.query<{ s: number | null }>(
-    `SELECT extract(epoch FROM max(published_at) - min(created_at))::float8 AS s
+  // often this loop looks does not count. Two figures: from the rows' commit to the last batch out,
+  // which includes the relay noticing rows committed behind its back (its safety-net poll, up to
+  // 100 ms: the platform's own writers wake it instead); and the relay's pace once it runs, from the
+  // first batch out to the last (the rows of the later rounds over that span), which the ratio uses.
+  const { rows: span } = await ctx.db.query<{ total: number | null; running: number | null }>(
+    `SELECT extract(epoch FROM max(published_at) - min(created_at))::float8 AS total,
+            extract(epoch FROM max(published_at) - min(published_at))::float8 AS running
      FROM orders.outbox WHERE event_id = ANY($1::uuid[])`,
     [ids],
   );
-  const relayPerSecond = count / Math.max(span[0].s ?? (Date.now() - t0) / 1000, 0.001);
-  ctx.log(`P5: relay ${relayPerSecond.toFixed(0)} events/s`);
+  const total = count / Math.max(span[0].total ?? (Date.now() - t0) / 1000, 0.001);
+  const laterRounds = count - OUTBOX_RELAY_BATCH;
+  const running =
+    laterRounds >= OUTBOX_RELAY_BATCH && span[0].running
+      ? laterRounds / Math.max(span[0].running, 0.001)
+      : total;
+  ctx.log(
+    `P5: relay ${running.toFixed(0)} events/s running, ${total.toFixed(0)} events/s from commit to the last batch`,
+  );
 
   const batch: TransportRecord[][] = [];
   for (let i = 0; i < count; i += OUTBOX_RELAY_BATCH) {
@@ -64,10 +75,11 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
       probe: 'P5',
       metric: `outbox relay, ${count} events`,
       unit: 'events/s',
-      value: relayPerSecond,
+      value: running,
       baseline: count / (raw / 1000),
       baselineLabel: ctx.opts.distributed ? 'raw kafkajs producer' : 'raw publish to the embedded log',
       higherIsBetter: true,
+      note: `${total.toFixed(0)}/s from commit to the last batch out`,
     },
     {
       probe: 'P5',
