@@ -380,4 +380,112 @@ describe('EmbeddedTransport over real Postgres', () => {
       await ds.destroy();
     }
   });
+
+  it('puts a key on the same partition in SQL as in JavaScript (the outbox move hashes in SQL)', async () => {
+    await transport(); // creates the bus and its function
+    const keys = [
+      '',
+      'a',
+      'ab',
+      'abc',
+      'abcd',
+      'order-123',
+      'ü€x',
+      '😀 key',
+      ...Array.from({ length: 300 }, () => randomUUID()),
+    ];
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ k: string; p: number }>(
+        `SELECT k, eventbus.partition_for(k, $2) AS p FROM unnest($1::text[]) AS k`,
+        [keys, PARTITIONS],
+      );
+      expect(rows.map((r) => r.p)).toEqual(keys.map((k) => partitionFor(k, PARTITIONS)));
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('lets the relay move outbox rows into the log itself: each event once, per-key order, Kafka partitions, consumers woken', async () => {
+    const SCHEMA = 'movetest';
+    class Init1700000000003 implements MigrationInterface {
+      name = 'Init1700000000003';
+      async up(qr: QueryRunner): Promise<void> {
+        await createMessagingTables(qr, SCHEMA);
+      }
+      async down(qr: QueryRunner): Promise<void> {
+        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
+      }
+    }
+    const ds = await openServiceDataSource({
+      url,
+      schema: SCHEMA,
+      entities: [],
+      migrations: [Init1700000000003],
+    });
+    const bus = await transport();
+    const publish = jest.spyOn(bus, 'publish');
+    const elsewhere = new Client({ connectionString: await createDatabase(loadInfraConfig().databaseUrl!) });
+    await elsewhere.connect();
+    // a small batch, so the rows take several rounds
+    const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });
+    try {
+      // A relay whose database has no bus (or another one) is not offered the move.
+      expect(await bus.outboxMover(async (sql) => (await elsewhere.query(sql)).rows)).toBeUndefined();
+      expect(await bus.outboxMover((sql) => ds.query(sql))).toBeDefined();
+
+      const keys = Array.from({ length: 4 }, () => randomUUID());
+      const perKey = 30;
+      const topic = 'test.move'; // rows straight into the outbox: the move does not read them
+      const seen = new Map<string, number[]>();
+      await bus.subscribe({
+        groupId: `move-${randomUUID()}`,
+        topics: [topic],
+        handle: async (r) => {
+          expect(r.partition).toBe(partitionFor(r.key, PARTITIONS));
+          expect(r.headers['event-id']).toBeDefined();
+          const { key, n } = body(r);
+          seen.set(key, [...(seen.get(key) ?? []), n]);
+        },
+      });
+      const ids: string[] = [];
+      for (let n = 0; n < perKey; n++) {
+        await ds.transaction(async (m) => {
+          for (const key of keys) {
+            const id = randomUUID();
+            ids.push(id);
+            await m.query(
+              `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
+              [id, topic, key, JSON.stringify({ key, n }), JSON.stringify({ 'event-id': id })],
+            );
+          }
+        });
+      }
+      relay.start();
+      relay.nudge(); // the poll is 5 s: the rounds that follow are the relay's own
+      await waitFor(() => keys.every((k) => (seen.get(k) ?? []).length >= perKey), {
+        timeoutMs: 20_000,
+        intervalMs: 25,
+        description: 'every event consumed',
+      });
+      for (const key of keys) expect(seen.get(key)).toEqual(Array.from({ length: perKey }, (_, n) => n));
+      expect(publish).not.toHaveBeenCalled();
+      const [{ unpublished }] = await ds.query(
+        `SELECT count(*)::int AS unpublished FROM "${SCHEMA}"."outbox" WHERE published_at IS NULL`,
+      );
+      expect(unpublished).toBe(0);
+      const logged = await ds.query(
+        `SELECT headers->>'event-id' AS id, count(*)::int AS n FROM eventbus.log WHERE topic = $1 GROUP BY 1`,
+        ['test.move'],
+      );
+      expect(logged.map((r: { id: string; n: number }) => [r.id, r.n]).sort()).toEqual(
+        ids.map((id) => [id, 1]).sort(),
+      );
+    } finally {
+      await relay.stop();
+      await elsewhere.end();
+      await ds.destroy();
+    }
+  });
 });
