@@ -1,25 +1,12 @@
-import { KycStatus } from '@onramp/contracts';
+import type { KycUser } from '@onramp/sdk';
 
 import { KycUserEntity } from './kyc-user.entity';
-import { KycAddress, KycDocument, KycPii } from './kyc-pii';
+import { KycPii } from './kyc-pii';
 
-// docs/api.md, Conventions: the request's fields plus uuid, status, statusReason?, createdAt, updatedAt.
-export interface KycUserResponse {
-  uuid: string;
-  externalId?: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string;
-  nationality: string;
-  email: string;
-  phone?: string;
-  address: KycAddress;
-  document?: KycDocument;
-  status: KycStatus;
-  statusReason?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+// docs/api.md, Conventions: the request's fields plus uuid, status, statusReason?, createdAt, updatedAt,
+// as the SDK publishes them to merchants (it ships standalone, so it cannot import ours): an answer
+// the SDK does not describe fails the typecheck here.
+export type KycUserResponse = KycUser;
 
 export function presentKycUser(user: KycUserEntity, pii: KycPii): KycUserResponse {
   return {

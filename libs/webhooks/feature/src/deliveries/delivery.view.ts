@@ -1,20 +1,10 @@
-import { DeliveryStatus } from '@onramp/webhooks-domain';
+import type { WebhookDelivery } from '@onramp/sdk';
 
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  eventType: string;
-  orderUuid: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-}
+// A delivery as the SDK publishes it to merchants (it ships standalone, so it cannot import ours), its
+// event type as stored: a view the SDK does not describe fails the typecheck here.
+export type DeliveryView = Omit<WebhookDelivery, 'eventType'> & { eventType: string };
 
 export function toDeliveryView(d: WebhookDeliveryEntity): DeliveryView {
   return {
