@@ -19,6 +19,11 @@ export class JwksCache {
     private readonly minRefetchMs = 5000,
   ) {}
 
+  // The key of this kid as last fetched, without fetching.
+  current(kid: string): KeyObject | undefined {
+    return this.keys.get(kid);
+  }
+
   async getKey(kid: string): Promise<KeyObject | undefined> {
     const cached = this.keys.get(kid);
     if (cached) return cached;

@@ -9,6 +9,7 @@ import { commonEnv, loadEnv } from '@onramp/config';
 import { accessTokenClaimsProblem, accessTokenHeader } from './access-token-policy';
 import { JwksCache } from './jwks-cache';
 import { RevocationCache } from './revocation-cache';
+import { VerifiedTokenCache } from './verified-token-cache';
 import { AccessTokenClaims, AuthenticatedMerchant, JWT_ALGORITHM } from './token-claims';
 
 export const MERCHANT_JWT = 'merchant-jwt';
@@ -31,15 +32,23 @@ export function loadMerchantAuthConfig(source: NodeJS.ProcessEnv): MerchantAuthC
   return { authUrl: env.AUTH_URL, issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE };
 }
 
+type Request = Parameters<Strategy['authenticate']>[0];
+
+const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
+const kidOf = (token: string): string | undefined => accessTokenHeader(token)?.kid;
+
 @Injectable()
 export class MerchantJwtStrategy extends PassportStrategy(Strategy, MERCHANT_JWT) {
   private readonly revocations: RevocationCache;
+  private readonly jwks: JwksCache;
+  private readonly verified = new VerifiedTokenCache();
 
   constructor(@Inject(MERCHANT_AUTH_CONFIG) config: MerchantAuthConfig) {
     const jwks = new JwksCache(`${config.authUrl}/.well-known/jwks.json`);
     const revocations = new RevocationCache(`${config.authUrl}/.well-known/token-revocations`);
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerToken,
+      passReqToCallback: true,
       algorithms: [JWT_ALGORITHM],
       issuer: config.issuer,
       audience: config.audience,
@@ -61,12 +70,33 @@ export class MerchantJwtStrategy extends PassportStrategy(Strategy, MERCHANT_JWT
       },
     });
     this.revocations = revocations;
+    this.jwks = jwks;
   }
 
-  async validate(payload: AccessTokenClaims): Promise<AuthenticatedMerchant | false> {
+  // A token verified before (see VerifiedTokenCache) skips the signature check; everything else,
+  // and every token the cache does not vouch for, goes through passport-jwt as before.
+  override authenticate(req: Request, options?: object): void {
+    const token = bearerToken(req);
+    const claims = token ? this.verified.get(token, (kid) => this.jwks.current(kid), kidOf) : undefined;
+    if (!token || !claims) return super.authenticate(req, options);
+    this.validate(req, claims).then(
+      (merchant) => (merchant ? this.success(merchant) : this.fail(401)),
+      (err: unknown) => this.error(err as Error),
+    );
+  }
+
+  async validate(req: Request, payload: AccessTokenClaims): Promise<AuthenticatedMerchant | false> {
     if (accessTokenClaimsProblem(payload as unknown as Record<string, unknown>)) return false;
     const merchantId = payload.sub.toLowerCase();
     if (await this.revocations.isRevoked(merchantId, payload.ver)) return false;
+    this.remember(bearerToken(req), payload);
     return { merchantId };
+  }
+
+  // After passport-jwt verified it: the key its kid names is the one that just checked it.
+  private remember(token: string | null, payload: AccessTokenClaims): void {
+    const kid = token ? kidOf(token) : undefined;
+    const key = kid === undefined ? undefined : this.jwks.current(kid);
+    if (token && key) this.verified.set(token, payload, key);
   }
 }
