@@ -11,11 +11,14 @@ import {
 } from '@onramp/settlement-feature';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import { scrapeMetrics } from './testing/metrics-scrape';
 import { SettlementHarness, settlementIn, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
 const transferTopic = new Interface(ERC20_ABI).getEvent('Transfer')?.topicHash as string;
-const HEARTBEAT_MS = 200; // a lease expires after 3 heartbeats: 600 ms
+// A lease expires after 3 heartbeats (3 s): long enough that a process slowed down by a loaded
+// machine keeps its lease while the test drives it, short enough for the take-over to come soon.
+const HEARTBEAT_MS = 1_000;
 
 // Two processes (two Nest apps, one database, one consumer group) with the same pool of one hot
 // wallet: A holds the signer's lease, B waits as a spare. A dies with transfers in flight (some
@@ -90,6 +93,15 @@ describe('chain-settlement: signer leases, take-over of a dead process (integrat
       { state: 'BROADCAST', n: 5 },
       { state: 'SIGNED', n: 5 },
     ]);
+    // /metrics per signer: what is in flight, the next nonce, who holds the lease, the balances.
+    const label = `address="${hotWallet.address}"`;
+    const metrics = await scrapeMetrics(b.app); // the spare reports the same numbers
+    expect(metrics.get(`settlement_signer_in_flight{${label}}`)).toBe('10');
+    expect(metrics.get(`settlement_signer_next_nonce{${label}}`)).toBe('10');
+    expect(metrics.get(`settlement_signer_lease{${label},holder="${leasesA.holder}"}`)).toBe('1');
+    expect(metrics.get(`settlement_hot_wallet_usdc{${label}}`)).toMatch(/^\d+(\.\d+)?$/);
+    expect(metrics.get(`settlement_hot_wallet_eth{${label}}`)).toMatch(/^\d+(\.\d+)?$/);
+
     await leasesA.stop(false); // the crash: no release, the lease runs out on its own
     await a.close();
     aClosed = true;
@@ -121,6 +133,10 @@ describe('chain-settlement: signer leases, take-over of a dead process (integrat
       0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
     ]);
     expect(await chain.provider.getTransactionCount(hotWallet.address, 'latest')).toBe(13);
+    const settled = await scrapeMetrics(b.app);
+    expect(settled.get(`settlement_signer_in_flight{${label}}`)).toBe('0');
+    expect(settled.get(`settlement_signer_next_nonce{${label}}`)).toBe('13');
+    expect(settled.get(`settlement_signer_lease{${label},holder="${leasesB.holder}"}`)).toBe('1');
 
     // On chain: one Transfer from the hot wallet per order, to its recipient.
     const logs = await chain.provider.getLogs({

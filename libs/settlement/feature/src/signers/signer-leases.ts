@@ -16,9 +16,6 @@ export const SIGNER_POOL = Symbol('SIGNER_POOL');
 
 // A lease expires after this many heartbeats without renewal.
 const TTL_HEARTBEATS = 3;
-// This process stops signing by its own clock after this many heartbeats without a renewal that
-// reached the database, a heartbeat before the lease can expire and be taken over there.
-const LOCAL_VALID_HEARTBEATS = 2;
 
 // Which signer of the pool this process signs with, held under a lease in settlement.signer_leases:
 // taken when free or expired, renewed every SETTLEMENT_LEASE_HEARTBEAT_MS, given up at once when a
@@ -30,7 +27,10 @@ export class SignerLeases implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('SignerLeases');
   // host, pid, start time and a random tag: unique even for two modules in one test process
   readonly holder = `${hostname()}/${process.pid}/${new Date().toISOString()}/${randomBytes(3).toString('hex')}`;
+  // validUntil: by this process's clock, when the lease may have expired in the database (the time the
+  // last successful renewal was sent, plus the lease's length)
   private held?: { signer: TransferSigner; validUntil: number };
+  private lapsed = false;
   private timer?: NodeJS.Timeout;
   private beating?: Promise<void>;
   private stopped = false;
@@ -58,15 +58,18 @@ export class SignerLeases implements OnApplicationBootstrap, OnModuleDestroy {
     await this.stop();
   }
 
-  // The signer this process may sign with now, if any.
+  // The signer this process may work with now, if any. Past the lease's length without a renewal
+  // (database unreachable, or this process starved of CPU) it pauses until a renewal succeeds again
+  // or finds the lease taken over. Signing does not rely on this clock: every signing transaction
+  // checks the lease in the database (confirmHeld).
   current(): TransferSigner | undefined {
-    if (this.held && Date.now() >= this.held.validUntil) {
-      this.log.error(
-        `lease of signer ${this.held.signer.address} not renewed in time (database unreachable?); not signing with it`,
-      );
-      this.held = undefined;
+    if (!this.held) return undefined;
+    if (Date.now() < this.held.validUntil) return this.held.signer;
+    if (!this.lapsed) {
+      this.lapsed = true;
+      this.log.warn(`lease of signer ${this.held.signer.address} not renewed in time; pausing until it is`);
     }
-    return this.held?.signer;
+    return undefined;
   }
 
   // Called whenever this process takes a lease (the worker is woken: there is a signer to work with).
@@ -98,12 +101,12 @@ export class SignerLeases implements OnApplicationBootstrap, OnModuleDestroy {
 
   // One heartbeat: renew the held lease, or try to take one.
   async heartbeat(): Promise<void> {
-    const sentAt = Date.now();
-    const validUntil = sentAt + this.config.leaseHeartbeatMs * LOCAL_VALID_HEARTBEATS;
+    const validUntil = Date.now() + this.ttlMs;
     if (this.held) {
       const address = this.held.signer.address;
       if (await renewLease(this.dataSource, address, this.holder, this.ttlMs)) {
         if (this.held?.signer.address === address) this.held.validUntil = validUntil;
+        this.lapsed = false;
         return;
       }
       this.lost(address, 'a renewal found it taken over');
@@ -112,6 +115,7 @@ export class SignerLeases implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.stopped) return;
       if (!(await tryAcquireLease(this.dataSource, signer.address, this.holder, this.ttlMs))) continue;
       this.held = { signer, validUntil };
+      this.lapsed = false;
       this.log.log(`signing with ${signer.address} (lease taken by ${this.holder})`);
       for (const listener of this.acquiredListeners) listener();
       return;

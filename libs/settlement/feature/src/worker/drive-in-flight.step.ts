@@ -40,9 +40,9 @@ type SendOutcome =
   | { kind: 'gas-refused'; rejection: GasRejection };
 
 // SIGNED/BROADCAST -> BROADCAST -> CONFIRMED | FAILED, for the settlements of the signer this process
-// holds the lease of (a taken-over signer's too: they are its settlements). Only stored bytes are ever sent (the
-// settlement's latest transaction), so a restart, a retry or a second worker can at worst send the
-// same transaction twice, which the chain accepts once. The outcome comes from a receipt looked up
+// holds the lease of (a taken-over signer's too: they are its settlements). Only stored bytes are
+// ever sent (the settlement's latest transaction), so a restart, a retry or a second worker can at
+// worst send the same transaction twice, which the chain accepts once. The outcome comes from a receipt looked up
 // by every hash the settlement ever signed, never from a send's answer.
 @Injectable()
 export class DriveInFlightStep {

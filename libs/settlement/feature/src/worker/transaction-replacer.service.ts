@@ -17,6 +17,7 @@ import { SettlementTransactionEntity } from '../settlements/settlement-transacti
 import { recordSignedTransaction } from '../settlements/settlement-transaction.repository';
 import { SettlementEntity } from '../settlements/settlement.entity';
 import { deferSettlement, replaceCurrentTransaction } from '../settlements/settlement.repository';
+import { SignerLeases } from '../signers/signer-leases';
 import { StepResult } from './step-result';
 
 const gwei = (wei: bigint): string => formatUnits(wei, 'gwei');
@@ -32,6 +33,7 @@ export class TransactionReplacer {
 
   constructor(
     private readonly chain: ChainClient,
+    private readonly leases: SignerLeases,
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {}
 
@@ -41,6 +43,8 @@ export class TransactionReplacer {
     s: SettlementEntity,
     current: SettlementTransactionEntity,
   ): Promise<StepResult> {
+    if (!(await this.leases.confirmHeld(manager, signer.address)))
+      return { kind: 'waiting', orderUuid: s.orderUuid }; // the signer's new holder replaces it
     const previous = feesOfSigned(current.rawTx);
     const next = replacementFees(previous, await this.chain.fees(), this.config.maxFeeWei);
     if (next.kind === 'capped') {
@@ -72,6 +76,8 @@ export class TransactionReplacer {
     current: SettlementTransactionEntity,
     rejection: GasRejection,
   ): Promise<StepResult> {
+    if (!(await this.leases.confirmHeld(manager, signer.address)))
+      return { kind: 'waiting', orderUuid: s.orderUuid }; // the signer's new holder re-signs it
     const previousFees = feesOfSigned(current.rawTx);
     const previousGas = gasLimitOfSigned(current.rawTx);
     const refused = `the node refused ${current.txHash} (nonce ${current.nonce})`;
