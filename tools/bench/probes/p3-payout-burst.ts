@@ -16,10 +16,14 @@ const REBALANCE_WAIT_MS = 5_000;
 // P3: a burst of credits sent at once; payouts/s from the first credit to the last webhook, against
 // one raw signer (local signing, every raw transaction sent at once, same chain) doing as many
 // USDC transfers. In distributed mode, then the same burst with 2 and 4 chain-settlement processes,
-// each signing with a key of its own, against the one-signer figure.
+// each signing with a key of its own, against the one-signer figure; and for each number of signers
+// a drain: the same number of settlements waiting PENDING (the bench holds every signer lease while
+// the credits come in), timed from releasing the leases to the last webhook, so the signers are
+// measured without the credit path in front of them.
 export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
   const count = ctx.size(500, 10);
   const one = await burst(ctx, count, 1);
+  const oneDrain = ctx.opts.distributed ? await burst(ctx, count, 1, { drain: true }) : undefined;
 
   await waitQuiet(ctx);
   ctx.log(`P3 baseline: one raw signer, ${count} transfers`);
@@ -45,7 +49,18 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
       note: [one.note, one.stage].filter(Boolean).join('; '),
     },
   ];
-  if (!ctx.opts.distributed) return rows;
+  if (!oneDrain) return rows;
+  const drainRow = (signers: number, r: BurstResult, baseline: number): Row => ({
+    probe: 'P3',
+    metric: `drain of ${count} PENDING: payouts/s (${signers} signer${signers > 1 ? 's' : ''})`,
+    unit: '/s',
+    value: r.perSecond,
+    baseline,
+    baselineLabel: signers > 1 ? 'the same drain, 1 signer' : 'one raw signer, pipelined',
+    higherIsBetter: true,
+    note: [r.note, r.stage].filter(Boolean).join('; '),
+  });
+  rows.push(drainRow(1, oneDrain, rawPerSecond));
 
   const keys = FURTHER_SIGNER_ACCOUNTS.map(anvilDevKey);
   await fundWithUsdc(ctx.platform.env, keys, USDC_PER_SIGNER);
@@ -60,6 +75,7 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
     }
     await sleep(REBALANCE_WAIT_MS);
     const n = await burst(ctx, count, target);
+    const drained = await burst(ctx, count, target, { drain: true });
     rows.push({
       probe: 'P3',
       metric: `burst of ${count}: payouts/s (${target} signers)`,
@@ -70,24 +86,62 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
       higherIsBetter: true,
       note: [n.note, n.stage].filter(Boolean).join('; '),
     });
+    rows.push(drainRow(target, drained, oneDrain.perSecond));
   }
   return rows;
 }
 
+interface BurstResult {
+  perSecond: number;
+  note?: string;
+  stage: string;
+}
+
+const BENCH_HOLDER = 'bench: held until the settlements wait';
+
+// Takes every signer lease over (as a process would take an expired one): the chain-settlement
+// processes stop signing at once (each signing transaction checks its lease) and wait as spares.
+async function holdSigners(ctx: BenchContext): Promise<void> {
+  await ctx.db.query(
+    `UPDATE settlement.signer_leases SET holder = $1, acquired_at = now(), expires_at = now() + interval '1 hour'`,
+    [BENCH_HOLDER],
+  );
+}
+
+// Lets the leases expire: each process takes a signer at its next heartbeat.
+async function releaseSigners(ctx: BenchContext): Promise<void> {
+  await ctx.db.query(`UPDATE settlement.signer_leases SET expires_at = now() WHERE holder = $1`, [
+    BENCH_HOLDER,
+  ]);
+}
+
+async function pendingOf(ctx: BenchContext, orderUuids: string[]): Promise<number> {
+  const { rows } = await ctx.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM settlement.settlements WHERE order_uuid = ANY($1::uuid[]) AND state = 'PENDING'`,
+    [orderUuids],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 // One burst: `count` orders created beforehand, their credits sent 16 at a time, timed from the
 // first credit to the last webhook.
+// With `drain`, the signers are held while the credits come in, and the clock starts when they are
+// released with every settlement PENDING.
 async function burst(
   ctx: BenchContext,
   count: number,
   signers: number,
-): Promise<{ perSecond: number; note?: string; stage: string }> {
-  const merchant = await openMerchant(ctx.platform, `Bench P3 (${signers} signers)`);
+  opts: { drain?: boolean } = {},
+): Promise<BurstResult> {
+  const kind = opts.drain ? 'drain' : 'burst';
+  const merchant = await openMerchant(ctx.platform, `Bench P3 ${kind} (${signers} signers)`);
   ctx.log(`P3: creating ${count} orders to pay`);
   const orders = await createOrders(merchant, count);
   await waitQuiet(ctx);
+  if (opts.drain) await holdSigners(ctx);
 
-  ctx.log(`P3: ${count} credits at once (${signers} signer${signers > 1 ? 's' : ''})`);
-  const t0 = Date.now();
+  ctx.log(`P3 ${kind}: ${count} credits at once (${signers} signer${signers > 1 ? 's' : ''})`);
+  let t0 = Date.now();
   const failures: string[] = [];
   let sent = 0;
   const workers = Array.from({ length: 16 }, async () => {
@@ -99,6 +153,16 @@ async function burst(
     }
   });
   await Promise.all(workers);
+  const creditsS = (Date.now() - t0) / 1000;
+  if (opts.drain) {
+    const uuids = orders.map((o) => o.uuid);
+    const waitUntil = Date.now() + ctx.size(180_000, 30_000);
+    while ((await pendingOf(ctx, uuids)) < count - failures.length && Date.now() < waitUntil)
+      await sleep(200);
+    ctx.log(`P3 drain: ${await pendingOf(ctx, uuids)} settlements PENDING; releasing the signers`);
+    t0 = Date.now();
+    await releaseSigners(ctx);
+  }
   const deadline = Date.now() + ctx.size(180_000, 30_000);
   let lastReport = Date.now();
   while (webhookTimes(merchant).size < count - failures.length && Date.now() < deadline) {
@@ -114,10 +178,16 @@ async function burst(
   await waitQuiet(ctx);
   return {
     perSecond: done / elapsedS,
-    note: done < count ? `${count - done} webhooks missing` : undefined,
+    note: [
+      done < count ? `${count - done} webhooks missing` : undefined,
+      opts.drain ? undefined : `credits sent in ${creditsS.toFixed(1)} s`,
+    ]
+      .filter(Boolean)
+      .join('; '),
     stage: await settlementStage(
       ctx,
       orders.map((o) => o.uuid),
+      opts.drain ? t0 : undefined,
     ),
   };
 }
@@ -125,7 +195,8 @@ async function burst(
 // The settlement stage alone, from the rows' own timestamps (first settlement row stored -> last one
 // CONFIRMED), and how the payouts were shared among the signers: "settled 31/s; per signer 131/122".
 // Tells whether the signers or the rest of the credit path limited the burst.
-async function settlementStage(ctx: BenchContext, orderUuids: string[]): Promise<string> {
+// `since`: the clock of a drain starts when the signers were released, not when the rows were stored.
+async function settlementStage(ctx: BenchContext, orderUuids: string[], since?: number): Promise<string> {
   const { rows } = await ctx.db.query<{ signer: string | null; n: number; first: Date; last: Date | null }>(
     `SELECT signer_address AS signer, count(*)::int AS n, min(created_at) AS first,
             max(updated_at) FILTER (WHERE state = 'CONFIRMED') AS last
@@ -133,7 +204,7 @@ async function settlementStage(ctx: BenchContext, orderUuids: string[]): Promise
      GROUP BY signer_address ORDER BY signer_address`,
     [orderUuids],
   );
-  const first = Math.min(...rows.map((r) => r.first.getTime()));
+  const first = since ?? Math.min(...rows.map((r) => r.first.getTime()));
   const last = Math.max(...rows.map((r) => r.last?.getTime() ?? 0));
   const confirmed = rows.reduce((sum, r) => sum + (r.last ? r.n : 0), 0);
   const rate = last > first ? (confirmed / ((last - first) / 1000)).toFixed(1) : '?';
