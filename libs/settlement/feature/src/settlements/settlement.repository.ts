@@ -1,5 +1,6 @@
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
+import { queryRows } from '@onramp/persistence';
 import { FxQuote, retryDelayMs, SettlementState } from '@onramp/settlement-domain';
 
 import { SETTLEMENT_SCHEMA } from '../config';
@@ -42,6 +43,10 @@ export async function lockDue(
   return qb.limit(limit).getMany();
 }
 
+// The tables, schema-qualified through SETTLEMENT_SCHEMA.
+const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
+const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
+
 // Keeps the settlement where it is and tries again later, saying why (for operators and alerts).
 export async function deferSettlement(
   manager: EntityManager,
@@ -50,15 +55,10 @@ export async function deferSettlement(
   baseDelayMs: number,
 ): Promise<void> {
   const delay = retryDelayMs(settlement.attempts, baseDelayMs);
-  await manager.update(
-    SettlementEntity,
-    { orderUuid: settlement.orderUuid },
-    {
-      lastError: reason,
-      attempts: settlement.attempts + 1,
-      nextAttemptAt: new Date(Date.now() + delay),
-      updatedAt: new Date(),
-    },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET last_error = $2, attempts = $3, next_attempt_at = $4, updated_at = $5
+     WHERE order_uuid = $1`,
+    [settlement.orderUuid, reason, settlement.attempts + 1, new Date(Date.now() + delay), new Date()],
   );
 }
 
@@ -70,11 +70,11 @@ export async function recordStepFailure(
   baseDelayMs: number,
 ): Promise<void> {
   await dataSource.transaction(async (manager) => {
-    const row = await manager
-      .createQueryBuilder(SettlementEntity, 's')
-      .setLock('pessimistic_write')
-      .where('s.orderUuid = :orderUuid', { orderUuid })
-      .getOne();
+    const [row] = await queryRows<Pick<SettlementEntity, 'orderUuid' | 'attempts'>>(
+      manager,
+      `SELECT order_uuid AS "orderUuid", attempts FROM ${SETTLEMENTS} WHERE order_uuid = $1 FOR UPDATE`,
+      [orderUuid],
+    );
     if (row) await deferSettlement(manager, row, reason, baseDelayMs);
   });
 }
@@ -87,17 +87,21 @@ export async function lockSigner(
   chainId: number,
   chainPendingNonce: () => Promise<bigint>,
 ): Promise<SignerEntity> {
-  const lock = () =>
-    manager
-      .createQueryBuilder(SignerEntity, 'g')
-      .setLock('pessimistic_write')
-      .where('g.address = :address', { address })
-      .getOne();
+  const lock = async (): Promise<SignerEntity | undefined> =>
+    (
+      await queryRows<SignerEntity>(
+        manager,
+        `SELECT address, chain_id AS "chainId", next_nonce AS "nextNonce", created_at AS "createdAt",
+           updated_at AS "updatedAt"
+         FROM ${SIGNERS} WHERE address = $1 FOR UPDATE`,
+        [address],
+      )
+    )[0];
   const existing = await lock();
   if (existing) return existing;
   const start = await chainPendingNonce();
   await manager.query(
-    `INSERT INTO "settlement"."signers" (address, chain_id, next_nonce) VALUES ($1, $2, $3) ON CONFLICT (address) DO NOTHING`,
+    `INSERT INTO ${SIGNERS} (address, chain_id, next_nonce) VALUES ($1, $2, $3) ON CONFLICT (address) DO NOTHING`,
     [address, chainId, start.toString()],
   );
   const created = await lock();
@@ -111,7 +115,11 @@ export async function advanceSignerNonce(
   address: string,
   nextNonce: bigint,
 ): Promise<void> {
-  await manager.update(SignerEntity, { address }, { nextNonce: nextNonce.toString(), updatedAt: new Date() });
+  await manager.query(`UPDATE ${SIGNERS} SET next_nonce = $2, updated_at = $3 WHERE address = $1`, [
+    address,
+    nextNonce.toString(),
+    new Date(),
+  ]);
 }
 
 // Tokens (base units) and transactions already signed by this wallet but not yet final: the
@@ -122,7 +130,7 @@ export async function inFlightOf(
 ): Promise<{ baseUnits: bigint; count: bigint }> {
   const [row]: { units: string; n: string }[] = await manager.query(
     `SELECT COALESCE(SUM(token_base_units), 0)::text AS units, COUNT(*)::text AS n
-     FROM "settlement"."settlements" WHERE signer_address = $1 AND state IN ('SIGNED', 'BROADCAST')`,
+     FROM ${SETTLEMENTS} WHERE signer_address = $1 AND state IN ('SIGNED', 'BROADCAST')`,
     [signerAddress],
   );
   return { baseUnits: BigInt(row.units), count: BigInt(row.n) };
@@ -136,7 +144,7 @@ export async function signedInWindow(
   windowMs: number,
 ): Promise<bigint> {
   const [row]: { units: string }[] = await manager.query(
-    `SELECT COALESCE(SUM(token_base_units), 0)::text AS units FROM "settlement"."settlements"
+    `SELECT COALESCE(SUM(token_base_units), 0)::text AS units FROM ${SETTLEMENTS}
      WHERE signer_address = $1 AND signed_at > now() - ($2::int * interval '1 millisecond')`,
     [signerAddress, windowMs],
   );
@@ -151,15 +159,10 @@ export async function holdSettlement(
   reason: string,
   recheckMs: number,
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid: settlement.orderUuid, state: In(['PENDING', 'HELD']) },
-    {
-      state: 'HELD',
-      lastError: reason,
-      nextAttemptAt: new Date(Date.now() + recheckMs),
-      updatedAt: new Date(),
-    },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = 'HELD', last_error = $2, next_attempt_at = $3, updated_at = $4
+     WHERE order_uuid = $1 AND state IN ('PENDING', 'HELD')`,
+    [settlement.orderUuid, reason, new Date(Date.now() + recheckMs), new Date()],
   );
 }
 
@@ -180,7 +183,7 @@ export interface NewSettlement {
 export async function insertPendingSettlement(manager: EntityManager, s: NewSettlement): Promise<boolean> {
   const q = s.quote;
   const inserted: unknown[] = await manager.query(
-    `INSERT INTO "${SETTLEMENT_SCHEMA}"."settlements"
+    `INSERT INTO ${SETTLEMENTS}
        (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
         fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13)
@@ -212,7 +215,7 @@ export async function lockSettlementState(
   orderUuid: string,
 ): Promise<SettlementState | undefined> {
   const rows: { state: SettlementState }[] = await manager.query(
-    `SELECT state FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE order_uuid = $1 FOR UPDATE`,
+    `SELECT state FROM ${SETTLEMENTS} WHERE order_uuid = $1 FOR UPDATE`,
     [orderUuid],
   );
   return rows[0]?.state;
@@ -224,10 +227,10 @@ export async function cancelUnsignedSettlement(
   orderUuid: string,
   reason: string,
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid, state: In(['PENDING', 'HELD']) },
-    { state: 'CANCELLED', lastError: reason, updatedAt: new Date() },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = 'CANCELLED', last_error = $2, updated_at = $3
+     WHERE order_uuid = $1 AND state IN ('PENDING', 'HELD')`,
+    [orderUuid, reason, new Date()],
   );
 }
 
@@ -246,7 +249,7 @@ export async function listHeldSettlements(
   page: { limit: number; offset: number },
 ): Promise<{ rows: HeldSettlementRow[]; total: number }> {
   const [counted] = await dataSource.query<Array<{ total: string }>>(
-    `SELECT count(*)::text AS total FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'HELD'`,
+    `SELECT count(*)::text AS total FROM ${SETTLEMENTS} WHERE state = 'HELD'`,
   );
   const rows = await dataSource.query<
     Array<{
@@ -259,7 +262,7 @@ export async function listHeldSettlements(
     }>
   >(
     `SELECT order_uuid, merchant_id, recipient_address, token_amount::text, last_error, updated_at
-     FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'HELD'
+     FROM ${SETTLEMENTS} WHERE state = 'HELD'
      ORDER BY created_at, order_uuid LIMIT $1 OFFSET $2`,
     [page.limit, page.offset],
   );
@@ -283,7 +286,7 @@ export async function lockSettlementForRelease(
 ): Promise<{ state: SettlementState; reason: string | null; tokenAmount: string | null } | undefined> {
   const rows: Array<{ state: SettlementState; last_error: string | null; token_amount: string | null }> =
     await manager.query(
-      `SELECT state, last_error, token_amount::text FROM "${SETTLEMENT_SCHEMA}"."settlements"
+      `SELECT state, last_error, token_amount::text FROM ${SETTLEMENTS}
        WHERE order_uuid = $1 FOR UPDATE`,
       [orderUuid],
     );
@@ -297,16 +300,11 @@ export async function releaseHeldSettlement(
   orderUuid: string,
   operator: string,
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid, state: 'HELD' },
-    {
-      state: 'PENDING',
-      releasedBy: operator,
-      lastError: `released past the payout caps by ${operator}`,
-      nextAttemptAt: new Date(),
-      updatedAt: new Date(),
-    },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = 'PENDING', released_by = $2, last_error = $3, next_attempt_at = $4,
+       updated_at = $5
+     WHERE order_uuid = $1 AND state = 'HELD'`,
+    [orderUuid, operator, `released past the payout caps by ${operator}`, new Date(), new Date()],
   );
 }
 
@@ -322,12 +320,28 @@ export async function recordQuote(
     'fxRateBase' | 'fxRateEffective' | 'fxRateUpdatedAt' | 'tokenAmount' | 'tokenBaseUnits'
   >,
 ): Promise<void> {
-  await manager.update(SettlementEntity, { orderUuid }, { ...quote, updatedAt: new Date() });
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET fx_rate_base = $2, fx_rate_effective = $3, fx_rate_updated_at = $4,
+       token_amount = $5, token_base_units = $6, updated_at = $7
+     WHERE order_uuid = $1`,
+    [
+      orderUuid,
+      quote.fxRateBase,
+      quote.fxRateEffective,
+      quote.fxRateUpdatedAt,
+      quote.tokenAmount,
+      quote.tokenBaseUnits,
+      new Date(),
+    ],
+  );
 }
 
 // HELD -> PENDING: within the caps now, only funds are missing (attempts and times untouched).
 export async function returnHeldToPending(manager: EntityManager, orderUuid: string): Promise<void> {
-  await manager.update(SettlementEntity, { orderUuid, state: 'HELD' }, { state: 'PENDING' });
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = 'PENDING' WHERE order_uuid = $1 AND state = 'HELD'`,
+    [orderUuid],
+  );
 }
 
 // PENDING or HELD -> FAILED before anything was signed (no nonce, no transaction).
@@ -336,10 +350,10 @@ export async function failUnsignedSettlement(
   orderUuid: string,
   reason: string,
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid, state: In(['PENDING', 'HELD']) },
-    { state: 'FAILED', lastError: reason, updatedAt: new Date() },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = 'FAILED', last_error = $2, updated_at = $3
+     WHERE order_uuid = $1 AND state IN ('PENDING', 'HELD')`,
+    [orderUuid, reason, new Date()],
   );
 }
 
@@ -350,21 +364,11 @@ export async function markSigned(
   from: SettlementState,
   signed: { signerAddress: string; nonce: bigint; rawTx: string; txHash: string; at: Date },
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid, state: from },
-    {
-      state: 'SIGNED',
-      signerAddress: signed.signerAddress,
-      nonce: signed.nonce.toString(),
-      rawTx: signed.rawTx,
-      txHash: signed.txHash,
-      lastError: null,
-      attempts: 0,
-      nextAttemptAt: signed.at,
-      signedAt: signed.at,
-      updatedAt: signed.at,
-    },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = 'SIGNED', signer_address = $3, nonce = $4, raw_tx = $5, tx_hash = $6,
+       last_error = NULL, attempts = 0, next_attempt_at = $7, signed_at = $7, updated_at = $7
+     WHERE order_uuid = $1 AND state = $2`,
+    [orderUuid, from, signed.signerAddress, signed.nonce.toString(), signed.rawTx, signed.txHash, signed.at],
   );
 }
 
@@ -374,10 +378,10 @@ export async function markBroadcast(
   orderUuid: string,
   state: SettlementState,
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid },
-    { state, broadcastAt: new Date(), lastError: null, attempts: 0, updatedAt: new Date() },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = $2, broadcast_at = $3, last_error = NULL, attempts = 0, updated_at = $4
+     WHERE order_uuid = $1`,
+    [orderUuid, state, new Date(), new Date()],
   );
 }
 
@@ -388,10 +392,10 @@ export async function replaceCurrentTransaction(
   orderUuid: string,
   signed: { rawTx: string; txHash: string },
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid, state: In(['SIGNED', 'BROADCAST']) },
-    { rawTx: signed.rawTx, txHash: signed.txHash, nextAttemptAt: new Date(), updatedAt: new Date() },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET raw_tx = $2, tx_hash = $3, next_attempt_at = $4, updated_at = $5
+     WHERE order_uuid = $1 AND state IN ('SIGNED', 'BROADCAST')`,
+    [orderUuid, signed.rawTx, signed.txHash, new Date(), new Date()],
   );
 }
 
@@ -402,16 +406,10 @@ export async function recordMined(
   state: SettlementState,
   mined: { txHash: string; rawTx: string; blockNumber: number },
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid },
-    {
-      state,
-      txHash: mined.txHash,
-      rawTx: mined.rawTx,
-      blockNumber: String(mined.blockNumber),
-      updatedAt: new Date(),
-    },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = $2, tx_hash = $3, raw_tx = $4, block_number = $5, updated_at = $6
+     WHERE order_uuid = $1`,
+    [orderUuid, state, mined.txHash, mined.rawTx, String(mined.blockNumber), new Date()],
   );
 }
 
@@ -422,17 +420,11 @@ export async function recordOutcome(
   outcome: 'CONFIRMED' | 'FAILED',
   mined: { txHash: string; rawTx: string; blockNumber: number; lastError: string | null },
 ): Promise<void> {
-  await manager.update(
-    SettlementEntity,
-    { orderUuid, state: In(['SIGNED', 'BROADCAST']) },
-    {
-      state: outcome,
-      txHash: mined.txHash,
-      rawTx: mined.rawTx,
-      blockNumber: String(mined.blockNumber),
-      lastError: mined.lastError,
-      updatedAt: new Date(),
-    },
+  await manager.query(
+    `UPDATE ${SETTLEMENTS} SET state = $2, tx_hash = $3, raw_tx = $4, block_number = $5, last_error = $6,
+       updated_at = $7
+     WHERE order_uuid = $1 AND state IN ('SIGNED', 'BROADCAST')`,
+    [orderUuid, outcome, mined.txHash, mined.rawTx, String(mined.blockNumber), mined.lastError, new Date()],
   );
 }
 
@@ -450,18 +442,18 @@ export async function readSettlementGauges(
 ): Promise<SettlementGauges> {
   const [byState, [held], [open], [screening]] = await Promise.all([
     manager.query<Array<{ state: string; n: number }>>(
-      `SELECT state, count(*)::int AS n FROM "${SETTLEMENT_SCHEMA}"."settlements" GROUP BY state`,
+      `SELECT state, count(*)::int AS n FROM ${SETTLEMENTS} GROUP BY state`,
     ),
     manager.query<Array<{ n: number }>>(
-      `SELECT count(*)::int AS n FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'PENDING' AND starts_with(last_error, $1)`,
+      `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'PENDING' AND starts_with(last_error, $1)`,
       [prefixes.underfunded],
     ),
     manager.query<Array<{ age: number | null }>>(
-      `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM "${SETTLEMENT_SCHEMA}"."settlements"
+      `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM ${SETTLEMENTS}
        WHERE state IN ('PENDING', 'HELD', 'SIGNED', 'BROADCAST')`,
     ),
     manager.query<Array<{ n: number }>>(
-      `SELECT count(*)::int AS n FROM "${SETTLEMENT_SCHEMA}"."settlements" WHERE state = 'FAILED' AND starts_with(last_error, $1)`,
+      `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'FAILED' AND starts_with(last_error, $1)`,
       [prefixes.refused],
     ),
   ]);

@@ -17,7 +17,7 @@ describe('SettlementFinalizer', () => {
         return Promise.resolve();
       },
     } as unknown as OutboxWriter;
-    const manager = { update: () => Promise.resolve({ affected: 1 }) } as unknown as EntityManager;
+    const manager = { query: () => Promise.resolve([[], 1]) } as unknown as EntityManager;
     const finalizer = new SettlementFinalizer(outbox, { chainId: 31337 } as ChainSettlementConfig);
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const s = {
