@@ -8,6 +8,20 @@ import { SETTLEMENT_SCHEMA } from '../config';
 import { SettlementEntity } from './settlement.entity';
 import { SignerEntity } from './signer.entity';
 
+// The tables, schema-qualified through SETTLEMENT_SCHEMA.
+const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
+const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
+
+// A settlement row as the entity (NUMERIC and BIGINT as strings).
+const COLUMNS = `s.order_uuid AS "orderUuid", s.merchant_id AS "merchantId", s.bank_transaction_id AS "bankTransactionId",
+  s.reference, s.recipient_address AS "recipientAddress", s.payed_amount AS "payedAmount",
+  s.payer_account_holder_name AS "payerAccountHolderName", s.fx_rate_base AS "fxRateBase",
+  s.fx_rate_effective AS "fxRateEffective", s.fx_rate_updated_at AS "fxRateUpdatedAt", s.token_amount AS "tokenAmount",
+  s.token_base_units AS "tokenBaseUnits", s.state, s.traceparent, s.signer_address AS "signerAddress", s.nonce,
+  s.raw_tx AS "rawTx", s.tx_hash AS "txHash", s.block_number AS "blockNumber", s.last_error AS "lastError",
+  s.attempts, s.next_attempt_at AS "nextAttemptAt", s.signed_at AS "signedAt", s.released_by AS "releasedBy",
+  s.broadcast_at AS "broadcastAt", s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
+
 // The next due settlement in one of `states` that no other worker holds. The row stays locked
 // until the caller's transaction ends; SKIP LOCKED lets several workers share the table. With
 // `signerAddress`, only that signer's settlements (the in-flight steps drive the leased signer's).
@@ -30,22 +44,20 @@ export async function lockDue(
   limit: number,
   signerAddress?: string,
 ): Promise<SettlementEntity[]> {
-  const qb = manager
-    .createQueryBuilder(SettlementEntity, 's')
-    .setLock('pessimistic_write')
-    .setOnLocked('skip_locked')
-    .where('s.state IN (:...states)', { states })
-    .andWhere('s.nextAttemptAt <= now()');
-  if (signerAddress !== undefined) qb.andWhere('s.signerAddress = :signerAddress', { signerAddress });
-  if (skip.size > 0) qb.andWhere('NOT (s.orderUuid = ANY(:skip))', { skip: [...skip] });
-  if (orderBy === 'nonce') qb.orderBy('s.nonce', 'ASC', 'NULLS LAST').addOrderBy('s.createdAt', 'ASC');
-  else qb.orderBy('s.createdAt', 'ASC');
-  return qb.limit(limit).getMany();
+  const params: unknown[] = [];
+  const param = (value: unknown): string => `$${params.push(value)}`;
+  // state IN (...) spelled out, as the partial index settlements_to_drive is defined
+  const where = [`s.state IN (${states.map(param).join(', ')})`, `s.next_attempt_at <= now()`];
+  if (signerAddress !== undefined) where.push(`s.signer_address = ${param(signerAddress)}`);
+  if (skip.size > 0) where.push(`NOT (s.order_uuid = ANY(${param([...skip])}))`);
+  const order = orderBy === 'nonce' ? `s.nonce ASC NULLS LAST, s.created_at ASC` : `s.created_at ASC`;
+  return queryRows<SettlementEntity>(
+    manager,
+    `SELECT ${COLUMNS} FROM ${SETTLEMENTS} s WHERE ${where.join(' AND ')}
+     ORDER BY ${order} LIMIT ${param(limit)} FOR UPDATE SKIP LOCKED`,
+    params,
+  );
 }
-
-// The tables, schema-qualified through SETTLEMENT_SCHEMA.
-const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
-const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
 
 // Keeps the settlement where it is and tries again later, saying why (for operators and alerts).
 export async function deferSettlement(
