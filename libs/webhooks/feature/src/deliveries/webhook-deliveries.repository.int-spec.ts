@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
 import { openServiceDataSource } from '@onramp/persistence';
-import { createDatabase } from '@onramp/platform-infra';
-import { testDatabaseServer } from '@onramp/testing';
+import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { SERVICE_DATABASE } from '../database';
 import { FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -16,7 +15,8 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
   const repo = new WebhookDeliveriesRepository();
 
   beforeAll(async () => {
-    const url = await createDatabase(testDatabaseServer());
+    // the run's Postgres, from the integration global setup
+    const url = await createDatabase(loadInfraConfig().databaseUrl as string);
     db = await openServiceDataSource({ ...SERVICE_DATABASE, url });
   });
   afterAll(async () => {
