@@ -10,7 +10,7 @@ interface OutboxRow {
   seq: string;
   topic: string;
   key: string;
-  envelope: unknown;
+  value: string;
   headers: Record<string, string>;
 }
 
@@ -112,8 +112,9 @@ export class OutboxRelay {
         relayLockKey(this.opts.schema),
       ]);
       if (!locked) return 0;
+      // The envelope as Postgres prints it: the driver would parse it only for it to be serialized again.
       const rows: OutboxRow[] = await manager.query(
-        `SELECT seq, topic, key, envelope, headers FROM "${this.opts.schema}"."outbox"
+        `SELECT seq, topic, key, envelope::text AS value, headers FROM "${this.opts.schema}"."outbox"
          WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
         [this.batchSize],
       );
@@ -122,7 +123,7 @@ export class OutboxRelay {
         rows.map((r) => ({
           topic: r.topic,
           key: r.key,
-          value: JSON.stringify(r.envelope),
+          value: r.value,
           headers: r.headers,
         })),
       );
