@@ -7,3 +7,4 @@ export * from './migration-lock';
 export * from './service-migrations';
 export * from './admin-audit';
 export * from './query-rows';
+export * from './add-column-migration';
