@@ -1,4 +1,13 @@
-import { ConfigError, decimalString, defaultPorts, int, loadEnv, serviceEnv, str } from '@onramp/config';
+import {
+  collectionAccountEnv,
+  ConfigError,
+  defaultPorts,
+  int,
+  loadEnv,
+  orderAmountEnv,
+  serviceEnv,
+  str,
+} from '@onramp/config';
 import { serviceSecretFor } from '@onramp/auth';
 import { isDevelopmentKey } from '@onramp/crypto';
 import { compareDecimal } from '@onramp/money';
@@ -16,12 +25,8 @@ export const TEST_COLLECTION_BIC = 'COBADEFFXXX';
 const ordersEnv = {
   ...serviceEnv,
   ORDERS_PORT: int({ default: defaultPorts.orders, min: 0, max: 65535 }),
-  ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
-  ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),
-  COLLECTION_IBAN: str({ optional: true }),
-  COLLECTION_BIC: str({ optional: true }),
-  // The account holder: payer banks check it against the IBAN before an instant transfer.
-  COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+  ...orderAmountEnv,
+  ...collectionAccountEnv,
   // More receiving accounts, "IBAN BIC Holder name;...": each order is shown one of them.
   COLLECTION_ACCOUNTS: str({ default: '' }),
   KYC_SERVICE_URL: str({ default: `http://127.0.0.1:${defaultPorts.kycService}` }),

@@ -1,4 +1,5 @@
 import {
+  collectionAccountEnv,
   ConfigError,
   decimalString,
   defaultPorts,
@@ -6,6 +7,7 @@ import {
   int,
   loadEnv,
   oneOf,
+  orderAmountEnv,
   serviceBasics,
   serviceEnv,
   str,
@@ -21,13 +23,10 @@ const paymentIngestEnv = {
   ...serviceEnv,
   PAYMENT_INGEST_PORT: int({ default: defaultPorts.paymentIngest, min: 0, max: 65535 }),
   // The same bounds as orders: no credit ever pays outside them, whatever the policy.
-  ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
-  ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),
+  ...orderAmountEnv,
   AMOUNT_TOLERANCE_PERCENT: decimalString({ default: '5' }),
   // The collection account returns are sent from (the same one orders shows payers).
-  COLLECTION_IBAN: str({ optional: true }),
-  COLLECTION_BIC: str({ optional: true }),
-  COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+  ...collectionAccountEnv,
   // Further receiving accounts: "IBAN BIC Holder name" entries separated by ";" (BIC may be "-").
   COLLECTION_ACCOUNTS: str({ optional: true }),
   // OFF, WARN (recorded on the credit) or HOLD (a third-party payment waits in suspense); unset:

@@ -1,4 +1,4 @@
-import { EnvOf, int, oneOf, str } from './env';
+import { decimalString, EnvOf, int, oneOf, str } from './env';
 
 // Variables every service reads. Service-specific ones live in the service's own config file.
 export const commonEnv = {
@@ -37,6 +37,21 @@ export function serviceBasics(env: EnvOf<typeof serviceEnv>): {
 } {
   return { mode: env.ONRAMP_MODE, databaseUrl: env.DATABASE_URL, logLevel: env.LOG_LEVEL, host: env.HOST };
 }
+
+// The bounds of an order's amount: orders refuses an order outside them and payment-ingest pays no
+// credit outside them, whatever the policy. One definition, so the two services' defaults agree.
+export const orderAmountEnv = {
+  ORDER_MIN_AMOUNT: decimalString({ default: '1' }),
+  ORDER_MAX_AMOUNT: decimalString({ default: '100000' }),
+};
+
+// The collection account: orders shows it to payers, payment-ingest sends returns from it. The
+// account holder's name is what payer banks check against the IBAN before an instant transfer.
+export const collectionAccountEnv = {
+  COLLECTION_IBAN: str({ optional: true }),
+  COLLECTION_BIC: str({ optional: true }),
+  COLLECTION_ACCOUNT_NAME: str({ optional: true }),
+};
 
 // Internal ports of the services behind the gateway; public ports are the gateway's.
 export const defaultPorts = {
