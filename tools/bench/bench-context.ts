@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { BenchOptions } from './bench-options';
 import { HostReady } from './platform-host';
 import { sleep } from './stats';
+import { CountWindow } from './statement-count/windows';
 
 export interface Row {
   probe: string;
@@ -24,6 +25,9 @@ export interface BenchContext {
   log(line: string): void;
   // Distributed mode only: a further process of an app (its own instance name and settings).
   startApp(name: 'chain-settlement', instance: string, env: Record<string, string>): Promise<void>;
+  // `--count-statements`: opens a window on the platform's Postgres statements and CPU time; its
+  // `end(n)` records them per `operation` (n of them in the window). Without the flag it does nothing.
+  countWindow(probe: string, label: string, operation: string): Promise<CountWindow>;
   // Sizes of the run: the full figures, or tiny ones under --smoke.
   size(full: number, smoke: number): number;
 }

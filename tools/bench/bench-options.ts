@@ -8,10 +8,11 @@ export interface BenchOptions {
   durationS?: number; // overrides the length of the timed probes (P1 per side, P2's pacing)
   portOffset: number;
   cpuProf: boolean; // profile the platform process (embedded mode: every app) into bench/results/
+  countStatements: boolean; // Postgres statements and CPU ms per operation (embedded mode only)
 }
 
 export const BENCH_USAGE =
-  'npm run bench -- [--smoke] [--distributed] [--only P1,P3] [--duration <s>] [--port-offset <n>] [--cpu-prof]';
+  'npm run bench -- [--smoke] [--distributed] [--only P1,P3] [--duration <s>] [--port-offset <n>] [--cpu-prof] [--count-statements]';
 
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const opts: BenchOptions = {
@@ -20,6 +21,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     only: new Set(PROBES),
     portOffset: Number(process.env.BENCH_PORT_OFFSET ?? 22500),
     cpuProf: false,
+    countStatements: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -31,6 +33,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     if (arg === '--smoke') opts.smoke = true;
     else if (arg === '--distributed') opts.distributed = true;
     else if (arg === '--cpu-prof') opts.cpuProf = true;
+    else if (arg === '--count-statements') opts.countStatements = true;
     else if (arg === '--only') {
       const ids = value()
         .toUpperCase()
@@ -45,5 +48,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     } else if (arg === '--port-offset') opts.portOffset = Number(value());
     else throw new Error(`unknown argument ${arg}\nusage: ${BENCH_USAGE}`);
   }
+  // Distributed, each app is a process of its own the counter is not loaded into.
+  if (opts.countStatements && opts.distributed)
+    throw new Error('--count-statements counts in the embedded platform only (not with --distributed)');
   return opts;
 }

@@ -1,4 +1,4 @@
-// `npm run bench [-- --smoke] [--distributed] [--only P1,P3] [--duration <s>] [--cpu-prof]`
+// `npm run bench [-- --smoke] [--distributed] [--only P1,P3] [--duration <s>] [--cpu-prof] [--count-statements]`
 //
 // Starts a throw-away platform (embedded by default, one process per app over Kafka with
 // --distributed) on its own ports and servers, runs the probes P1-P6 against it and against
@@ -19,7 +19,7 @@ import { BenchOptions, parseBenchOptions, ProbeId } from './bench-options';
 import { formatTable } from './bench-table';
 import { stopReceivers } from './bench-merchant';
 import { Child, forkScript, treeRssMb } from './child-process';
-import { HostReady, StartAppReply } from './platform-host';
+import { HostReady, StartAppReply, StatsReply } from './platform-host';
 import { probeOrderCreation } from './probes/p1-order-creation';
 import { probeCreditToWebhook } from './probes/p2-credit-to-webhook';
 import { probePayoutBurst } from './probes/p3-payout-burst';
@@ -27,6 +27,8 @@ import { probeWebhookDispatch } from './probes/p4-webhook-dispatch';
 import { probeOutboxRelay } from './probes/p5-outbox-relay';
 import { fundBaselineSigners } from './raw-chain';
 import { sleep } from './stats';
+import { CounterSnapshot } from './statement-count/counter';
+import { CountWindow, formatWindows, windowReport, WindowReport } from './statement-count/windows';
 
 const started = Date.now();
 const log = (line: string): void => {
@@ -52,12 +54,28 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
     // a throw-away platform: never the servers of a running `npm start`
     env: { DATABASE_URL: '', RPC_URL: '', KAFKA_BROKERS: '', USDC_ADDRESS: '' },
     execArgv: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
+    requires: opts.countStatements ? ['tools/bench/statement-count/hook.ts'] : [],
     timeoutMs: 600_000,
   });
   hostRef.current = host;
   const platform = host.ready;
   log(`platform ready in ${(platform.ms / 1000).toFixed(1)} s at ${platform.urls.base}`);
   const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 4 });
+  const counted: WindowReport[] = [];
+  const snapshot = async (): Promise<CounterSnapshot> => {
+    const reply = await host.call<StatsReply>({ type: 'stats' });
+    if (!reply.snapshot) throw new Error(reply.error ?? 'no statement counts');
+    return reply.snapshot;
+  };
+  const countWindow = async (probe: string, label: string, operation: string): Promise<CountWindow> => {
+    if (!opts.countStatements) return { end: async () => undefined };
+    const start = await snapshot();
+    return {
+      end: async (operations) => {
+        counted.push(windowReport({ probe, label, operation, operations }, start, await snapshot()));
+      },
+    };
+  };
   const ctx: BenchContext = {
     opts,
     platform,
@@ -69,6 +87,7 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
       const reply = await host.call<StartAppReply>({ type: 'start-app', name, instance, env });
       if (reply.error) throw new Error(`${name}-${instance}: ${reply.error}`);
     },
+    countWindow,
     size: (full, smoke) => (opts.smoke ? smoke : full),
   };
   const rows: Row[] = [];
@@ -77,6 +96,12 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
     await sleep(ctx.size(3000, 500));
     const idleRss = treeRssMb(ctx.hostPid, 'node');
     await fundBaselineSigners(platform.env, 10n ** 15n);
+    if (opts.countStatements) {
+      // what the idle platform sends on its own (pollers, heartbeats): part of every window below
+      const idle = await countWindow('-', 'idle platform', 'second');
+      await sleep(ctx.size(3000, 500));
+      await idle.end(ctx.size(3, 0.5));
+    }
     let rssUnderLoad: number | undefined;
     const run = async (id: ProbeId, probe: () => Promise<Row[]>): Promise<void> => {
       if (!opts.only.has(id)) return;
@@ -121,6 +146,10 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
     .join(' ');
   const table = formatTable(rows);
   process.stdout.write(`\nbench (${mode}${opts.smoke ? ', smoke' : ''}), load average ${load}\n${table}\n`);
+  if (counted.length)
+    process.stdout.write(
+      `\nPostgres statements and CPU of the platform process:\n${formatWindows(counted)}\n`,
+    );
   const file = join(resultsDir, `${new Date(started).toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     file,
@@ -131,6 +160,7 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
         smoke: opts.smoke,
         loadavg: loadavg(),
         rows,
+        statementCounts: opts.countStatements ? counted : undefined,
         failed,
       },
       null,

@@ -16,18 +16,30 @@ export interface Child<T> {
 }
 
 // Forks a TypeScript script of tools/bench with an IPC channel, its output to `logFile`, and waits
-// for its first message (the `ready` it sends). `execArgv` adds node flags (e.g. --cpu-prof).
+// for its first message (the `ready` it sends). `execArgv` adds node flags (e.g. --cpu-prof);
+// `requires`: TypeScript modules of the repo to load first (after the TypeScript hook).
 export async function forkScript<T>(
   script: string,
   args: string[],
-  opts: { logFile: string; env?: NodeJS.ProcessEnv; execArgv?: string[]; timeoutMs?: number },
+  opts: {
+    logFile: string;
+    env?: NodeJS.ProcessEnv;
+    execArgv?: string[];
+    requires?: string[];
+    timeoutMs?: number;
+  },
 ): Promise<Child<T>> {
   const root = findRepoRoot();
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const proc = fork(join(root, 'tools', 'bench', script), args, {
     cwd: root,
     env: { ...process.env, ...opts.env, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
-    execArgv: [...(opts.execArgv ?? []), '-r', '@swc-node/register'],
+    execArgv: [
+      ...(opts.execArgv ?? []),
+      '-r',
+      '@swc-node/register',
+      ...(opts.requires ?? []).flatMap((r) => ['-r', join(root, r)]),
+    ],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   proc.stdout?.pipe(log, { end: false });

@@ -9,6 +9,8 @@ import {
   PlatformHandle,
 } from '@onramp/platform-runner';
 
+import { CounterSnapshot, installedCounter } from './statement-count/counter';
+
 // A further process of an app beside the first (distributed mode only), with settings of its own:
 // P3 starts chain-settlement processes that each sign with their own key.
 export interface StartAppRequest {
@@ -23,7 +25,18 @@ export interface StartAppReply {
   id: number;
   error?: string;
 }
-type HostRequest = { type: 'stop' } | StartAppRequest;
+// The statement counter's snapshot (`--count-statements`: statement-count/hook.ts loaded here).
+export interface StatsRequest {
+  type: 'stats';
+  id: number;
+}
+export interface StatsReply {
+  type: 'stats';
+  id: number;
+  snapshot?: CounterSnapshot;
+  error?: string;
+}
+type HostRequest = { type: 'stop' } | StartAppRequest | StatsRequest;
 
 export interface HostReady {
   type: 'ready';
@@ -65,6 +78,7 @@ async function main(): Promise<void> {
   process.on('message', (m: HostRequest) => {
     if (m.type === 'stop') stop();
     if (m.type === 'start-app') void startFurther(platform, m, mode === 'distributed');
+    if (m.type === 'stats') process.send?.(statsReply(m));
   });
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
@@ -85,6 +99,13 @@ async function startFurther(
     reply.error = err instanceof Error ? err.message : String(err);
   }
   process.send?.(reply);
+}
+
+function statsReply(m: StatsRequest): StatsReply {
+  const counter = installedCounter();
+  return counter
+    ? { type: 'stats', id: m.id, snapshot: counter.snapshot() }
+    : { type: 'stats', id: m.id, error: 'the statement counter is not loaded (--count-statements)' };
 }
 
 // Rate limits off (the bench is the only client and would be throttled first); quiet logs.

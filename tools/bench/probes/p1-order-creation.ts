@@ -26,9 +26,13 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
     `P1 platform: ${CONCURRENCY} connections, ${durationMs / 1000} s (after ${warmupMs / 1000} s warm-up)`,
   );
   await platformLoad(warmupMs);
+  if (ctx.opts.countStatements) await waitQuiet(ctx); // the warm-up's events out of the window
+  // through the events each order sets off (until the platform is quiet again)
+  const counts = await ctx.countWindow('P1', 'create order', 'order');
   const platform = await platformLoad(durationMs);
   if (platform.errors) ctx.log(`P1 platform: ${platform.errors} errors, first: ${platform.firstError}`);
   await waitQuiet(ctx);
+  await counts.end(platform.n);
 
   const bare = await forkScript<{ url: string }>('bare-server.ts', [], {
     logFile: join(ctx.logDir, 'bare-server.log'),

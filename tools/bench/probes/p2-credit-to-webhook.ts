@@ -26,6 +26,7 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   let rss = 0;
   const sampler = setInterval(() => (rss = Math.max(rss, treeRssMb(ctx.hostPid, 'node'))), 1000);
   const inFlight: Promise<void>[] = [];
+  const counts = await ctx.countWindow('P2', `credit -> webhook @${rate}/s`, 'payout');
   const t0 = Date.now();
   let lastReport = t0;
   for (let i = 0; i < orders.length; i++) {
@@ -49,6 +50,8 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   const latencies = orders.flatMap((o) =>
     times.has(o.uuid) ? [times.get(o.uuid)! - sentAt.get(o.uuid)!] : [],
   );
+  if (ctx.opts.countStatements) await waitQuiet(ctx); // the tail of the last payouts' events
+  await counts.end(latencies.length);
   const missing = count - latencies.length;
   if (failures.length) ctx.log(`P2: ${failures.length} credits failed, first: ${failures[0]}`);
 

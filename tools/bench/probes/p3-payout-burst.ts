@@ -141,6 +141,8 @@ async function burst(
   if (opts.drain) await holdSigners(ctx);
 
   ctx.log(`P3 ${kind}: ${count} credits at once (${signers} signer${signers > 1 ? 's' : ''})`);
+  // the whole credit path with the payouts (embedded only, so one signer and no drain)
+  const counts = await ctx.countWindow('P3', `${kind} of ${count}, ${signers} signer(s)`, 'payout');
   let t0 = Date.now();
   const failures: string[] = [];
   let sent = 0;
@@ -176,6 +178,7 @@ async function burst(
   const done = times.length;
   const elapsedS = (Math.max(...times, t0 + 1) - t0) / 1000;
   await waitQuiet(ctx);
+  await counts.end(done);
   return {
     perSecond: done / elapsedS,
     note: [

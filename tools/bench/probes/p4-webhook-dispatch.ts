@@ -24,7 +24,10 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   // Nor before Postgres has done the vacuuming and flushing their writes left it.
   ctx.log(`P4: ${await settleDatabase(ctx)}`);
 
+  const counts = await ctx.countWindow('P4', `${HEALTHY} healthy merchants`, 'delivery');
   const alone = await deliver(ctx, merchants, perMerchant);
+  if (ctx.opts.countStatements) await waitQuiet(ctx); // the last deliveries' bookkeeping
+  await counts.end(perMerchant * HEALTHY);
   ctx.log(`P4: ${alone.toFixed(0)} deliveries/s for ${HEALTHY} healthy merchants`);
   await queue(ctx, hanging, perMerchant);
   await sleep(500); // let the hanging endpoint's requests occupy their slots

@@ -19,6 +19,7 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
   const count = ctx.size(5000, 200);
   await waitQuiet(ctx);
   const records = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), key: randomUUID(), i }));
+  const counts = await ctx.countWindow('P5', `outbox relay, ${count} events`, 'event');
   const t0 = Date.now();
   await ctx.db.query(
     `INSERT INTO orders.outbox (event_id, topic, key, envelope, headers)
@@ -36,6 +37,7 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
     if (Number(rows[0].n) === 0 || Date.now() > deadline) break;
     await sleep(50);
   }
+  await counts.end(count);
   // From the rows' own timestamps (the relay marks each batch with the clock as it goes out), so how
   // often this loop looks does not count. Two figures: from the rows' commit to the last batch out,
   // which includes the relay noticing rows committed behind its back (its safety-net poll, up to
