@@ -4,7 +4,7 @@ import { Producer } from 'kafkajs';
 
 import { blindIndexes, DEVELOPMENT_KEYS, FieldCipher, openPayerName } from '@onramp/crypto';
 import { EventEnvelope, OrderFailedV2, Topics } from '@onramp/contracts';
-import { generateRfReference } from '@onramp/sepa';
+import { generateRfReference, normalizeReference } from '@onramp/sepa';
 import { envelope, EventCollector, produce, testKafka, waitFor } from '@onramp/testing';
 
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
@@ -189,6 +189,63 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     const event = await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
     expect(event.data).toMatchObject({ bankTransactionId, payedAmount: '42.5', reference: order.reference });
     expect((await creditRow(bankTransactionId)).match_status).toBe('MATCHED');
+  });
+
+  // The reference's advisory lock orders a credit and the order.created of its reference. A test
+  // transaction holds it while both queue up behind it, in a chosen order, then lets them go.
+  const holdReferenceLock = async (order: Order) => {
+    const runner = t.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    await runner.query(`SELECT pg_advisory_xact_lock(hashtext('payments.reference'), hashtext($1))`, [
+      normalizeReference(order.reference),
+    ]);
+    return async () => {
+      await runner.commitTransaction();
+      await runner.release();
+    };
+  };
+  const lockWaiters = (order: Order, n: number) =>
+    waitFor(
+      async () => {
+        const [row]: { n: string }[] = await t.dataSource.query(
+          `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = hashtext($1)::oid`,
+          [normalizeReference(order.reference)],
+        );
+        return Number(row.n) >= n;
+      },
+      { timeoutMs: 30_000, description: `${n} waiting for the lock of ${order.reference}` },
+    );
+
+  it('pays a credit that commits while its order.created waits for the reference', async () => {
+    const order = newOrder();
+    const release = await holdReferenceLock(order);
+    const posted = credit({ reference: order.reference });
+    await lockWaiters(order, 1);
+    await announce(order);
+    await lockWaiters(order, 2); // order.created queued behind the credit
+    await release();
+    const res = await posted;
+    // no reference yet when it committed
+    expect(res.json().hint).toMatch(/no open order of yours has this reference/);
+    const event = await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
+    expect(event.data).toMatchObject({ bankTransactionId: res.json().bankTransactionId });
+    expect(await referenceStatus(order)).toBe('MATCHED');
+    expect(await outboxCount(order.orderUuid)).toBe(1);
+  });
+
+  it('pays a credit that waits while the order.created of its reference commits', async () => {
+    const order = newOrder();
+    const release = await holdReferenceLock(order);
+    await announce(order);
+    await lockWaiters(order, 1);
+    const posted = credit({ reference: order.reference });
+    await lockWaiters(order, 2); // the credit queued behind order.created
+    await release();
+    const res = await posted;
+    expect((await creditRow(res.json().bankTransactionId)).match_status).toBe('MATCHED');
+    await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
+    expect(await outboxCount(order.orderUuid)).toBe(1);
   });
 
   it('finds the reference in free-text remittance information, whatever the case and spacing', async () => {

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 
 import { queryRows } from '@onramp/persistence';
 
-import { OPEN_REFERENCES } from '../persistence/payments-tables';
+import { BANK_TRANSACTIONS, OPEN_REFERENCES } from '../persistence/payments-tables';
 import { OpenReferenceEntity } from './open-reference.entity';
 
 const COLUMNS = `reference, order_uuid AS "orderUuid", merchant_id AS "merchantId", amount, currency,
@@ -71,15 +71,31 @@ export class OpenReferencesRepository {
     );
   }
 
-  // createdAt is the order's creation, from which ORDER_TTL counts.
-  async insertOpen(
+  // What order.created's insert found: 'opened' (the reference is this order's and no credit names
+  // it yet: nothing more to do), 'credit-waiting' (opened, and some unmatched credit names it), or
+  // 'taken' (a row was there already: order.completed/failed overtook this event, or the reference
+  // is another order's).
+  // One statement instead of an insert and three locking reads: the caller holds the reference's
+  // advisory lock since an earlier statement, so this statement's snapshot already shows every
+  // credit that named the reference before (a credit takes the same lock, then reads the
+  // references). The probe is a superset of the waiting and early statement credits the slow path
+  // then reads under row locks; it reads the partial GIN index of unmatched credits (@>).
+  async insertOpenProbingCredits(
     db: EntityManager,
     ref: OrderReference & { createdAt: Date; kycUserUuid: string },
-  ): Promise<void> {
-    await db.query(
-      `INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at, kyc_user_uuid)
-       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8)
-       ON CONFLICT DO NOTHING`,
+  ): Promise<'opened' | 'credit-waiting' | 'taken'> {
+    const [row] = await queryRows<{ opened: boolean; creditWaiting: boolean }>(
+      db,
+      `WITH opened AS (
+         INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at, kyc_user_uuid)
+         VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8)
+         ON CONFLICT DO NOTHING
+         RETURNING reference)
+       SELECT EXISTS (SELECT 1 FROM opened) AS opened,
+         EXISTS (SELECT 1 FROM ${BANK_TRANSACTIONS} t
+           WHERE t.match_status = 'UNMATCHED' AND t.candidate_references @> ARRAY[$1::text]
+             AND (t.merchant_id = $3 OR (t.source = 'STATEMENT' AND t.suspense_reason = 'UNKNOWN_REFERENCE'))
+         ) AS "creditWaiting"`,
       [
         ref.reference,
         ref.orderUuid,
@@ -91,6 +107,8 @@ export class OpenReferencesRepository {
         ref.kycUserUuid,
       ],
     );
+    if (!row?.opened) return 'taken';
+    return row.creditWaiting ? 'credit-waiting' : 'opened';
   }
 
   // False when the reference is another order's.
