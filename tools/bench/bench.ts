@@ -21,10 +21,11 @@ import { stopReceivers } from './bench-merchant';
 import { Child, forkScript, treeRssMb } from './child-process';
 import { HostReady, StartAppReply, StatsReply } from './platform-host';
 import { probeOrderCreation } from './probes/p1-order-creation';
-import { probeCreditToWebhook } from './probes/p2-credit-to-webhook';
+import { P2Result, probeCreditToWebhook } from './probes/p2-credit-to-webhook';
 import { probePayoutBurst } from './probes/p3-payout-burst';
 import { probeWebhookDispatch } from './probes/p4-webhook-dispatch';
 import { probeOutboxRelay } from './probes/p5-outbox-relay';
+import { cpuShares, cpuSnapshot, formatCpu } from './process-cpu';
 import { fundBaselineSigners } from './raw-chain';
 import { sleep } from './stats';
 import { CounterSnapshot } from './statement-count/counter';
@@ -92,8 +93,13 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
   };
   const rows: Row[] = [];
   const failed: string[] = [];
+  let p2Detail: Pick<P2Result, 'stages' | 'cpu'> | undefined; // P2's stage breakdown and CPU by process
   try {
+    const idleCpu = cpuSnapshot(ctx.hostPid);
     await sleep(ctx.size(3000, 500));
+    log(
+      `idle platform, CPU by process (share of one core): ${formatCpu(cpuShares(idleCpu, cpuSnapshot(ctx.hostPid)))}`,
+    );
     const idleRss = treeRssMb(ctx.hostPid, 'node');
     await fundBaselineSigners(platform.env, 10n ** 15n);
     if (opts.countStatements) {
@@ -118,6 +124,7 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
     await run('P2', async () => {
       const r = await probeCreditToWebhook(ctx);
       rssUnderLoad = r.rssUnderLoadMb;
+      p2Detail = { stages: r.stages, cpu: r.cpu };
       return r.rows;
     });
     await run('P3', () => probePayoutBurst(ctx));
@@ -161,6 +168,7 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
         loadavg: loadavg(),
         rows,
         statementCounts: opts.countStatements ? counted : undefined,
+        p2: p2Detail,
         failed,
       },
       null,

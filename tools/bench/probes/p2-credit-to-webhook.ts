@@ -2,11 +2,15 @@ import { BenchContext, Row, waitQuiet } from '../bench-context';
 import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
 import { treeRssMb } from '../child-process';
 import { measureFloor } from '../floor';
+import { cpuShares, cpuSnapshot, formatCpu } from '../process-cpu';
 import { sleep, summarize } from '../stats';
+import { formatStages, P2Stage, p2Stages } from './p2-stages';
 
 export interface P2Result {
   rows: Row[];
   rssUnderLoadMb: number;
+  stages: P2Stage[];
+  cpu: Array<{ role: string; percent: number }>;
 }
 
 // P2: sandbox credits paced at a fixed rate, each timed from the moment it is sent to the moment
@@ -27,6 +31,7 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   const sampler = setInterval(() => (rss = Math.max(rss, treeRssMb(ctx.hostPid, 'node'))), 1000);
   const inFlight: Promise<void>[] = [];
   const counts = await ctx.countWindow('P2', `credit -> webhook @${rate}/s`, 'payout');
+  const cpuBefore = cpuSnapshot(ctx.hostPid);
   const t0 = Date.now();
   let lastReport = t0;
   for (let i = 0; i < orders.length; i++) {
@@ -46,7 +51,17 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   const deadline = Date.now() + ctx.size(90_000, 30_000);
   while (webhookTimes(merchant).size < count - failures.length && Date.now() < deadline) await sleep(100);
   clearInterval(sampler);
+  const cpu = cpuShares(cpuBefore, cpuSnapshot(ctx.hostPid));
+  ctx.log(`P2: CPU from the first credit to the last webhook (share of one core): ${formatCpu(cpu)}`);
   const times = webhookTimes(merchant);
+  const stages = await p2Stages(
+    ctx.db,
+    orders.map((o) => ({ uuid: o.uuid, sentAt: sentAt.get(o.uuid)!, webhookAt: times.get(o.uuid) })),
+  ).catch((err: Error) => {
+    ctx.log(`P2: no stage breakdown (${err.message})`);
+    return [];
+  });
+  if (stages.length) ctx.log(`P2: where the time goes (rows' own timestamps)\n${formatStages(stages)}`);
   const latencies = orders.flatMap((o) =>
     times.has(o.uuid) ? [times.get(o.uuid)! - sentAt.get(o.uuid)!] : [],
   );
@@ -62,6 +77,8 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   const note = missing ? `${missing} of ${count} webhooks missing` : undefined;
   return {
     rssUnderLoadMb: rss,
+    stages,
+    cpu,
     rows: [
       {
         probe: 'P2',

@@ -1,0 +1,136 @@
+import { Pool } from 'pg';
+
+import { summarize } from '../stats';
+
+// Where P2's time goes, from the rows' own timestamps: for every credited order, the instant each
+// stage of the path left its mark, and the p50 / p99 of each step between two marks. The bench's
+// own clock gives the ends (credit sent, webhook received); Postgres gives the rest (same machine,
+// same clock). A `created_at` or `at` set by default is its transaction's start (`now()`), so a step
+// into a consumer ends when the consumer began handling the event. Where the outboxes keep
+// `published_at` (the time the relay's batch went out), the hops through the transport are split
+// into the relay's part and the consumer's part; an outbox that deletes what it published leaves
+// one step per hop.
+export interface P2Stage {
+  step: string;
+  p50: number;
+  p99: number;
+  n: number;
+}
+
+interface Marks {
+  u: string;
+  credited: number | null; // payments.bank_transactions created_at (the credit's transaction)
+  confirmedOut: number | null; // payments.outbox payment.confirmed published_at
+  settleIn: number | null; // settlement.settlements created_at (the payment.confirmed consumer)
+  broadcast: number | null; // settlement.settlements broadcast_at
+  succeeded: number | null; // settlement.settlements updated_at once CONFIRMED (receipt seen, finalized)
+  succeededOut: number | null; // settlement.outbox transfer.succeeded published_at
+  ordersIn: number | null; // orders.order_status_history COMPLETED (the transfer.succeeded consumer)
+  completedOut: number | null; // orders.outbox order.completed published_at
+  webhooksIn: number | null; // webhooks.deliveries created_at (the order.completed consumer)
+  delivered: number | null; // webhooks.deliveries delivered_at (recorded after the POST was answered)
+}
+
+const ms = (col: string): string => `(EXTRACT(EPOCH FROM ${col}) * 1000)::float8`;
+
+async function outboxesKeepPublishedAt(db: Pool): Promise<boolean> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM information_schema.columns
+     WHERE table_schema IN ('payments', 'settlement', 'orders') AND table_name = 'outbox' AND column_name = 'published_at'`,
+  );
+  return rows[0]?.n === 3;
+}
+
+export async function p2Stages(
+  db: Pool,
+  orders: Array<{ uuid: string; sentAt: number; webhookAt?: number }>,
+): Promise<P2Stage[]> {
+  const split = await outboxesKeepPublishedAt(db);
+  const published = (schema: string, topic: string): string =>
+    split
+      ? `(SELECT ${ms('min(x.published_at)')} FROM "${schema}".outbox x WHERE x.key = o.u::text AND x.topic = '${topic}')`
+      : 'NULL::float8';
+  const { rows } = await db.query<Marks>(
+    `WITH o AS (SELECT unnest($1::uuid[]) AS u)
+     SELECT o.u::text AS u,
+       (SELECT ${ms('min(b.created_at)')} FROM payments.bank_transactions b WHERE b.matched_order_uuid = o.u) AS "credited",
+       ${published('payments', 'payment.confirmed')} AS "confirmedOut",
+       ${ms('s.created_at')} AS "settleIn",
+       ${ms('s.broadcast_at')} AS "broadcast",
+       CASE WHEN s.state = 'CONFIRMED' THEN ${ms('s.updated_at')} END AS "succeeded",
+       ${published('settlement', 'transfer.succeeded')} AS "succeededOut",
+       (SELECT ${ms('min(h.at)')} FROM orders.order_status_history h
+        WHERE h.order_uuid = o.u AND h.to_status = 'COMPLETED') AS "ordersIn",
+       ${published('orders', 'order.completed')} AS "completedOut",
+       ${ms('d.created_at')} AS "webhooksIn",
+       ${ms('d.delivered_at')} AS "delivered"
+     FROM o
+     LEFT JOIN settlement.settlements s ON s.order_uuid = o.u
+     LEFT JOIN webhooks.deliveries d ON d.order_uuid = o.u AND d.event_type = 'order.completed'`,
+    [orders.map((o) => o.uuid)],
+  );
+  const byUuid = new Map(rows.map((r) => [r.u, r]));
+  type Mark = keyof Omit<Marks, 'u'> | 'sent' | 'received';
+  const hop = (name: string, from: Mark, out: Mark, to: Mark, relay: string, consumer: string) =>
+    split
+      ? ([
+          [`-> published to the transport (${relay} relay)`, from, out],
+          [`-> ${consumer}`, out, to],
+        ] as Array<[string, Mark, Mark]>)
+      : ([[`-> ${consumer}, through the transport (${name})`, from, to]] as Array<[string, Mark, Mark]>);
+  const steps: Array<[string, Mark, Mark]> = [
+    ['credit sent -> credit committed (transaction start)', 'sent', 'credited'],
+    ...hop(
+      'payment.confirmed',
+      'credited',
+      'confirmedOut',
+      'settleIn',
+      'payment-ingest',
+      'chain-settlement consumer (settlement row)',
+    ),
+    ['-> transfer broadcast', 'settleIn', 'broadcast'],
+    ['-> receipt seen, settlement CONFIRMED (transfer.succeeded)', 'broadcast', 'succeeded'],
+    ...hop(
+      'transfer.succeeded',
+      'succeeded',
+      'succeededOut',
+      'ordersIn',
+      'chain-settlement',
+      'orders consumer (order COMPLETED)',
+    ),
+    ...hop(
+      'order.completed',
+      'ordersIn',
+      'completedOut',
+      'webhooksIn',
+      'orders',
+      'webhook-dispatch consumer (delivery row)',
+    ),
+    ['-> delivery recorded (POST answered)', 'webhooksIn', 'delivered'],
+    ['credit sent -> webhook received (the probe)', 'sent', 'received'],
+  ];
+  return steps.map(([step, from, to]) => {
+    const deltas: number[] = [];
+    for (const o of orders) {
+      const m = byUuid.get(o.uuid);
+      if (!m) continue;
+      const at = (k: Mark): number | null | undefined =>
+        k === 'sent' ? o.sentAt : k === 'received' ? o.webhookAt : m[k];
+      const a = at(from);
+      const b = at(to);
+      if (a != null && b != null) deltas.push(b - a);
+    }
+    const s = summarize(deltas);
+    return { step, p50: s.p50, p99: s.p99, n: deltas.length };
+  });
+}
+
+export function formatStages(stages: P2Stage[]): string {
+  const width = Math.max(...stages.map((s) => s.step.length));
+  return stages
+    .map(
+      (s) =>
+        `  ${s.step.padEnd(width)}  p50 ${s.p50.toFixed(0).padStart(6)} ms  p99 ${s.p99.toFixed(0).padStart(6)} ms  (n=${s.n})`,
+    )
+    .join('\n');
+}
