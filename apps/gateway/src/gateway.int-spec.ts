@@ -5,10 +5,16 @@ import { AddressInfo } from 'node:net';
 import { parseOperator, verifyServiceRequest } from '@onramp/auth';
 import { DEVELOPMENT_KEYS } from '@onramp/crypto';
 
-import { loadGatewayConfig, RunningGateway, startGateway } from '@onramp/gateway-feature';
+import {
+  InProcessUpstreams,
+  loadGatewayConfig,
+  RunningGateway,
+  startGateway,
+} from '@onramp/gateway-feature';
 
 import {
   nonLoopbackIPv4,
+  portOf,
   post,
   Seen,
   startUpstream,
@@ -17,7 +23,12 @@ import {
   urlOf,
 } from './testing/fake-upstream';
 
-describe('gateway (three listeners in front of fake upstreams)', () => {
+// Twice: as deployed (each upstream over TCP), and as embedded mode runs it (the upstreams' servers in
+// this process, handed each request in memory); the gateway's behaviour must not tell them apart.
+describe.each([
+  { hop: 'tcp', inProcess: false },
+  { hop: 'in-memory', inProcess: true },
+] as const)('gateway (three listeners in front of fake upstreams, $hop hop)', ({ hop, inProcess }) => {
   const seen: Seen[] = [];
   let upstreamA: Server; // auth + orders
   let upstreamB: Server; // kyc + webhook-dispatch
@@ -54,7 +65,12 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
       ADMIN_API_KEY: 'k',
       OPERATOR_KEYS: `reader:read:${createHash('sha256').update('reader-key').digest('hex')}`,
     });
-    gateway = await startGateway(config);
+    let inProcessUpstreams: InProcessUpstreams | undefined;
+    if (inProcess) {
+      inProcessUpstreams = new InProcessUpstreams();
+      for (const upstream of [upstreamA, upstreamB]) inProcessUpstreams.add(portOf(upstream), upstream);
+    }
+    gateway = await startGateway(config, { inProcessUpstreams });
     base = listenerUrl('base').url;
     kyc = listenerUrl('kyc').url;
     admin = listenerUrl('admin').url;
@@ -91,6 +107,7 @@ describe('gateway (three listeners in front of fake upstreams)', () => {
       expect(hit.headers['x-forwarded-for']).toBe('127.0.0.1');
       expect(hit.headers['x-forwarded-proto']).toBe('http');
       expect(hit.headers['x-forwarded-host']).toBe(new URL(host).host);
+      expect(hit.transport).toBe(hop);
     }
   });
 

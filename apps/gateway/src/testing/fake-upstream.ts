@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, request as httpRequest, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
 import { verifyServiceRequest } from '@onramp/auth';
@@ -15,6 +15,8 @@ export interface Seen {
   headers: IncomingHttpHeaders;
   bodySha256: string;
   bodyLength: number;
+  // Reached over a TCP socket, or handed over in memory (the embedded gateway's in-process hop).
+  transport: 'tcp' | 'in-memory';
 }
 
 // As auth answers the gateway's admin listener: the live operators' key hashes (none unless given),
@@ -51,6 +53,7 @@ export function startUpstream(
         headers: req.headers,
         bodySha256: createHash('sha256').update(body).digest('hex'),
         bodyLength: body.length,
+        transport: req.socket instanceof Socket ? 'tcp' : 'in-memory',
       });
       if (req.url?.startsWith('/orders/slow')) return; // never answers: the gateway must time out
       res.setHeader('content-type', 'application/json');

@@ -11,6 +11,7 @@ import { registerApiDocsRoutes } from './docs/api-docs.routes';
 import { installEdgeHooks } from './edge/edge-hooks';
 import { installRateLimit } from './edge/rate-limit';
 import { GatewayModule } from './gateway.module';
+import { InProcessUpstreams } from './proxy/in-process-upstreams';
 import { hostConstraint, registerProxyRoutes } from './proxy/proxy-routes';
 import { ListenerName, routesFor } from './routes';
 
@@ -24,6 +25,7 @@ export interface ListenerSpec {
 export async function createListener(
   spec: ListenerSpec,
   config: GatewayConfig,
+  inProcess?: InProcessUpstreams,
 ): Promise<NestFastifyApplication> {
   const app = await createHttpApp(GatewayModule.forRoot(config), {
     name: `gateway-${spec.name}`,
@@ -52,6 +54,7 @@ export async function createListener(
       trustedProxies: config.trustedProxies,
       hostname: set.hostname,
       admin: set.listener === 'admin' ? config.admin : undefined,
+      inProcess,
     });
     if (set.listener !== 'admin') {
       const constraints = set.hostname ? { host: hostConstraint(set.hostname) } : undefined;

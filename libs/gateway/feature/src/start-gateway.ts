@@ -5,6 +5,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { GatewayConfig } from './config';
 import { createListener, ListenerSpec } from './listener';
+import { InProcessUpstreams } from './proxy/in-process-upstreams';
 
 export interface RunningGateway {
   listeners: Record<string, NestFastifyApplication>;
@@ -36,9 +37,17 @@ function listenerPlan(config: GatewayConfig): { spec: ListenerSpec; port: number
   ];
 }
 
+export interface GatewayStartOptions {
+  // Embedded mode: the services' servers in this process, reached without a loopback socket.
+  inProcessUpstreams?: InProcessUpstreams;
+}
+
 // The service listening on its ports: main.ts runs it as a process, the embedded runner beside the
 // others in one; both parse the config first (loadGatewayConfig) and pass it here.
-export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
+export async function startGateway(
+  config: GatewayConfig,
+  opts: GatewayStartOptions = {},
+): Promise<RunningGateway> {
   const log = new Logger('gateway');
   const listeners: Record<string, NestFastifyApplication> = {};
   const close = async (): Promise<void> => {
@@ -46,7 +55,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   };
   try {
     for (const { spec, port, host } of listenerPlan(config)) {
-      const app = await createListener(spec, config);
+      const app = await createListener(spec, config, opts.inProcessUpstreams);
       listeners[spec.name] = app;
       await app.listen(port, host);
       log.log(`${spec.name} listener on ${host}:${port}`);

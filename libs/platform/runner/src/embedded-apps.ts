@@ -1,5 +1,5 @@
 import { loadAuthConfig, startAuth } from '@onramp/auth-feature';
-import { loadGatewayConfig, startGateway } from '@onramp/gateway-feature';
+import { InProcessUpstreams, loadGatewayConfig, startGateway } from '@onramp/gateway-feature';
 import { loadKycConfig, startKyc } from '@onramp/kyc-feature';
 import { loadOrdersConfig, startOrders } from '@onramp/orders-feature';
 import { loadPaymentIngestConfig, startPaymentIngest } from '@onramp/payments-feature';
@@ -10,19 +10,26 @@ import type { AppName } from './platform';
 
 export interface Closable {
   close(): Promise<void>;
+  // A service's Nest application: its HTTP server, which the gateway reaches in memory.
+  getHttpServer?(): unknown;
 }
 
 export type AppStarter = () => Promise<Closable | Closable[]>;
 
 // Starts one service from the environment the runner built for it, as its main.ts does from the
-// process's: parse the service's config, pass it to its start function.
-export type ServiceStarter = (env: NodeJS.ProcessEnv) => Promise<Closable | Closable[]>;
+// process's: parse the service's config, pass it to its start function. `upstreams` are the
+// services' servers in this process, which the gateway reaches without a loopback socket (unset:
+// over loopback TCP as in distributed mode).
+export type ServiceStarter = (
+  env: NodeJS.ProcessEnv,
+  upstreams?: InProcessUpstreams,
+) => Promise<Closable | Closable[]>;
 
 // Every service is a library (libs/<service>/feature), imported like any other; the Record makes a
 // service without a starter a type error, not a failure at launch.
 const STARTERS: Record<AppName, ServiceStarter> = {
   auth: (env) => startAuth(loadAuthConfig(env)),
-  gateway: (env) => startGateway(loadGatewayConfig(env)),
+  gateway: (env, upstreams) => startGateway(loadGatewayConfig(env), { inProcessUpstreams: upstreams }),
   kyc: (env) => startKyc(loadKycConfig(env)),
   orders: (env) => startOrders(loadOrdersConfig(env)),
   'payment-ingest': (env) => startPaymentIngest(loadPaymentIngestConfig(env)),
@@ -30,9 +37,13 @@ const STARTERS: Record<AppName, ServiceStarter> = {
   'webhook-dispatch': (env) => startWebhookDispatch(loadWebhookConfig(env)),
 };
 
-export function loadAppStarter(name: AppName, env: NodeJS.ProcessEnv): AppStarter {
+export function loadAppStarter(
+  name: AppName,
+  env: NodeJS.ProcessEnv,
+  upstreams?: InProcessUpstreams,
+): AppStarter {
   const start = STARTERS[name];
-  return () => start(env);
+  return () => start(env, upstreams);
 }
 
 // Nest's enableShutdownHooks() makes every app close itself on SIGTERM and then re-raise the signal.

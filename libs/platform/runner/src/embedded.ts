@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs';
+import { Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { Logger } from '@nestjs/common';
 
+import { InProcessUpstreams } from '@onramp/gateway-feature';
 import { startInfra, waitFor } from '@onramp/platform-infra';
 
 import { claimDataDir } from './data-dir-lock';
@@ -75,11 +78,22 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
   Logger.overrideLogger(logger);
 
   const running = new Map<AppName, Closable[]>();
+  // The gateway hands each request to the service's server in this process, in memory: the same
+  // HTTP on both sides without a loopback socket (ONRAMP_EMBEDDED_LOOPBACK=1 keeps the socket).
+  const upstreams = appEnv.ONRAMP_EMBEDDED_LOOPBACK === '1' ? undefined : new InProcessUpstreams();
+  const httpServersOf = (apps: Closable[]): { port: number; server: Server }[] =>
+    apps.flatMap((app) => {
+      const server = app.getHttpServer?.() as Server | undefined;
+      const address = server?.address() as AddressInfo | null | undefined;
+      return server && address?.port ? [{ port: address.port, server }] : [];
+    });
 
   const startApp = async (name: AppName): Promise<void> => {
-    const start = loadAppStarter(name, appEnv);
+    const start = loadAppStarter(name, appEnv, upstreams);
     const started = await withoutSignalHooks(start);
-    running.set(name, Array.isArray(started) ? started : [started]);
+    const apps = Array.isArray(started) ? started : [started];
+    running.set(name, apps);
+    if (name !== 'gateway') for (const { port, server } of httpServersOf(apps)) upstreams?.add(port, server);
     const port = portOf(ports, name);
     await waitFor(
       async () =>
@@ -92,6 +106,7 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
   const killApp = async (name: AppName): Promise<void> => {
     const apps = running.get(name);
     running.delete(name);
+    for (const { port } of httpServersOf(apps ?? [])) upstreams?.remove(port);
     await Promise.allSettled((apps ?? []).map((app) => app.close()));
   };
 

@@ -11,6 +11,7 @@ import { AdminAuth, adminUpstreamHeaders, authenticateOperator } from '../admin/
 import { TrustedProxies } from '../edge/trusted-proxies';
 import { ResolvedRoute } from '../routes';
 import { forwardedHeaders } from './forwarded-headers';
+import { InProcessUpstreams } from './in-process-upstreams';
 import { codesOf, replyUpstreamProblem, upstreamProblem } from './upstream-error';
 
 export interface ProxyOptions {
@@ -21,6 +22,8 @@ export interface ProxyOptions {
   hostname?: string;
   // Admin listener: operators are authenticated here and never reach a service with their key.
   admin?: AdminAuth;
+  // Embedded mode: the services of this process, reached in memory instead of over loopback TCP.
+  inProcess?: InProcessUpstreams;
 }
 
 const log = new Logger('GatewayProxy');
@@ -73,7 +76,10 @@ async function registerRoute(
     disableRequestLogging: true,
     destroyAgent: true,
     undici: {
-      connect: { timeout: opts.connectTimeoutMs, rejectUnauthorized: true },
+      connect:
+        opts.inProcess && InProcessUpstreams.reachable(route.upstreamUrl)
+          ? opts.inProcess.connector(opts.connectTimeoutMs)
+          : { timeout: opts.connectTimeoutMs, rejectUnauthorized: true },
       headersTimeout: opts.upstreamTimeoutMs,
       bodyTimeout: opts.upstreamTimeoutMs,
     },
