@@ -5,12 +5,7 @@ import { AddressInfo } from 'node:net';
 import { parseOperator, verifyServiceRequest } from '@onramp/auth';
 import { DEVELOPMENT_KEYS } from '@onramp/crypto';
 
-import {
-  InProcessUpstreams,
-  loadGatewayConfig,
-  RunningGateway,
-  startGateway,
-} from '@onramp/gateway-feature';
+import { InProcessUpstreams, loadGatewayConfig, RunningGateway, startGateway } from '@onramp/gateway-feature';
 
 import {
   nonLoopbackIPv4,

@@ -11,8 +11,9 @@ describe('InProcessUpstreams', () => {
   const upstreams = new InProcessUpstreams();
   const connect = (timeoutMs = 1000) =>
     new Promise<Socket>((resolve, reject) =>
-      upstreams.connector(timeoutMs)({ hostname: '127.0.0.1', port: String(port), protocol: 'http:' }, (err, socket) =>
-        err ? reject(err) : resolve(socket!),
+      upstreams.connector(timeoutMs)(
+        { hostname: '127.0.0.1', port: String(port), protocol: 'http:' },
+        (err, socket) => (err ? reject(err) : resolve(socket!)),
       ),
     );
   const readUntil = (socket: Socket, text: string) =>

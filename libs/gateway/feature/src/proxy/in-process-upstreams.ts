@@ -78,7 +78,9 @@ function connectTcp(
   const socket = connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 });
   const timer = setTimeout(() => {
     socket.destroy();
-    fail(Object.assign(new Error(`connect timeout after ${timeoutMs} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+    fail(
+      Object.assign(new Error(`connect timeout after ${timeoutMs} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' }),
+    );
   }, timeoutMs);
   const fail = (err: Error): void => {
     clearTimeout(timer);
