@@ -6,6 +6,7 @@ import { CreateKycUsers1750000100000 } from './migrations/1750000100000-create-k
 import { KycDecisions1763900000000 } from './migrations/1763900000000-kyc-decisions';
 import { CreateAdminAudit1764100000000 } from './migrations/1764100000000-create-admin-audit';
 import { KycErasure1764600000000 } from './migrations/1764600000000-kyc-erasure';
+import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -17,5 +18,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     KycDecisions1763900000000,
     CreateAdminAudit1764100000000,
     KycErasure1764600000000,
+    OutboxDeleteOnPublish1764810000000,
   ],
 };

@@ -5,6 +5,7 @@ import { KycUserProjectionEntity } from './kyc/kyc-user-projection.entity';
 import { CreateOrders1750000200000 } from './migrations/1750000200000-create-orders';
 import { KycStatusVersion1763900000000 } from './migrations/1763900000000-kyc-status-version';
 import { OrderBeneficiaryName1764200000000 } from './migrations/1764200000000-order-beneficiary-name';
+import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
 import { OrderEntity } from './orders/order.entity';
 
@@ -13,5 +14,10 @@ import { OrderEntity } from './orders/order.entity';
 export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
   schema: ORDERS_SCHEMA,
   entities: [OrderEntity, OrderStatusHistoryEntity, KycUserProjectionEntity],
-  migrations: [CreateOrders1750000200000, KycStatusVersion1763900000000, OrderBeneficiaryName1764200000000],
+  migrations: [
+    CreateOrders1750000200000,
+    KycStatusVersion1763900000000,
+    OrderBeneficiaryName1764200000000,
+    OutboxDeleteOnPublish1764810000000,
+  ],
 };

@@ -14,6 +14,7 @@ import { SealedPayerData1764500000000 } from './migrations/1764500000000-sealed-
 import { PayoutStopped1764600000000 } from './migrations/1764600000000-payout-stopped';
 import { KycHolderErasure1764700000000 } from './migrations/1764700000000-kyc-holder-erasure';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
+import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
@@ -34,5 +35,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     SealedPayerData1764500000000,
     PayoutStopped1764600000000,
     KycHolderErasure1764700000000,
+    OutboxDeleteOnPublish1764810000000,
   ],
 };

@@ -7,6 +7,7 @@ import { SettlementTraceparent1763800300000 } from './migrations/1763800300000-s
 import { PaymentReversals1764500000000 } from './migrations/1764500000000-payment-reversals';
 import { SettlementScreeningAndHolds1764600000000 } from './migrations/1764600000000-settlement-screening-and-holds';
 import { SignerLeases1764700000000 } from './migrations/1764700000000-signer-leases';
+import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -25,5 +26,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     // settlement.admin_audit: operators releasing HELD settlements (POST /admin/settlements/{orderUuid}/release)
     adminAuditMigration(SETTLEMENT_SCHEMA, 1764600000001),
     SignerLeases1764700000000,
+    OutboxDeleteOnPublish1764810000000,
   ],
 };

@@ -4,12 +4,13 @@ import { Kafka, logLevel } from 'kafkajs';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, EventEnvelope, Topics } from '@onramp/contracts';
-import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
+import { createMessagingTables, openServiceDataSource, outboxDeleteOnPublishSql } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
 import { EventConsumer } from './inbox/event-consumer';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { OutboxWriter } from './outbox/outbox-writer';
+import { EventTransport } from './transport/event-transport';
 import { KafkaTransport } from './transport/kafka.transport';
 
 const SCHEMA = 'msgtest';
@@ -18,6 +19,7 @@ class InitMessaging1700000000000 implements MigrationInterface {
   name = 'InitMessaging1700000000000';
   async up(qr: QueryRunner): Promise<void> {
     await createMessagingTables(qr, SCHEMA);
+    for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
     await qr.query(`CREATE TABLE "${SCHEMA}"."effects" (order_uuid UUID NOT NULL, event_id UUID NOT NULL)`);
   }
   async down(qr: QueryRunner): Promise<void> {
@@ -101,7 +103,79 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
     expect(effects).toHaveLength(1);
     expect(seen.map((e) => e.data)).toEqual([{ orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' }]);
     expect(dead[0]).toContain('handler cannot apply this');
-    const unpublished = await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox" WHERE published_at IS NULL`);
-    expect(unpublished[0].n).toBe(0);
+    // published rows are deleted: the outbox holds only what waits
+    const left = await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`);
+    expect(left[0].n).toBe(0);
+  });
+  it('publishes again what a relay sent but did not delete (it died in between): the effect applies once', async () => {
+    await relay.stop(); // this test's relay alone reads the outbox
+    const orderUuid = randomUUID();
+    let crashed = false;
+    const crashingOnce: EventTransport = {
+      connect: () => transport.connect(),
+      subscribe: (opts) => transport.subscribe(opts),
+      isConsuming: () => transport.isConsuming(),
+      disconnect: () => transport.disconnect(),
+      publish: async (records) => {
+        await transport.publish(records);
+        if (!crashed) {
+          crashed = true;
+          throw new Error('the relay dies after publishing, before deleting');
+        }
+      },
+    };
+    const crashing = new OutboxRelay(ds, crashingOnce, { schema: SCHEMA, idleDelayMs: 50 });
+    const consumer = new EventConsumer(ds, transport, { schema: SCHEMA, groupId: `msgtest-${randomUUID()}` });
+    consumer.on(Topics.TransferFailed, async (event, manager) => {
+      if (event.data.orderUuid !== orderUuid) return;
+      await manager.query(`INSERT INTO "${SCHEMA}"."effects" VALUES ($1, $2)`, [orderUuid, event.id]);
+    });
+    await consumer.start();
+    crashing.start();
+    try {
+      const envelope = await ds.transaction((m) =>
+        new OutboxWriter(SCHEMA).append(m, {
+          type: Topics.TransferFailed,
+          key: orderUuid,
+          merchantId: randomUUID(),
+          data: { orderUuid, transactionHash: '', payedAmount: '1', reason: 'reverted' },
+        }),
+      );
+      crashing.nudge();
+      // sent twice (the failed round left the row in the outbox), deleted once sent without a failure
+      const copies: string[] = [];
+      const reader = new Kafka({ brokers, clientId: 'copies-reader', logLevel: logLevel.NOTHING }).consumer({
+        groupId: `copies-${randomUUID()}`,
+      });
+      await reader.connect();
+      await reader.subscribe({ topic: Topics.TransferFailed, fromBeginning: true });
+      await reader.run({
+        eachMessage: async ({ message }) => {
+          if (message.value?.toString().includes(envelope.id)) copies.push(envelope.id);
+        },
+      });
+      try {
+        await waitFor(() => copies.length >= 2, { timeoutMs: 30_000, description: 'the event sent twice' });
+      } finally {
+        await reader.disconnect();
+      }
+      expect(crashed).toBe(true);
+      await waitFor(
+        async () => (await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`))[0].n === 0,
+        { timeoutMs: 30_000, description: 'the outbox emptied' },
+      );
+      await waitFor(
+        async () =>
+          (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length > 0,
+        { timeoutMs: 30_000, description: 'the effect applied' },
+      );
+      await new Promise((r) => setTimeout(r, 500)); // room for a wrong second effect
+      const effects = await ds.query(`SELECT event_id FROM "${SCHEMA}"."effects" WHERE order_uuid = $1`, [orderUuid]);
+      expect(effects).toEqual([{ event_id: envelope.id }]);
+    } finally {
+      await crashing.stop();
+      consumer.stop();
+      relay.start();
+    }
   });
 });

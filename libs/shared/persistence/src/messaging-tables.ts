@@ -1,7 +1,9 @@
-import { QueryRunner } from 'typeorm';
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // Outbox (events waiting to be published) and inbox (events already handled) live in every
 // service's own schema, so a state change, its events and its consumed-event mark commit together.
+// As the services first created them (their first migrations run this); a later migration of each
+// makes the outbox a queue (outboxDeleteOnPublishMigration, below).
 export async function createMessagingTables(qr: QueryRunner, schema: string): Promise<void> {
   await qr.query(`
     CREATE TABLE "${schema}"."outbox" (
@@ -48,4 +50,41 @@ export async function createIdempotencyTable(qr: QueryRunner, schema: string): P
 
 export async function dropIdempotencyTable(qr: QueryRunner, schema: string): Promise<void> {
   await qr.query(`DROP TABLE "${schema}"."idempotency_keys"`);
+}
+
+// The outbox as a queue: the relay deletes the rows it published instead of setting `published_at`
+// (an update of a column in the partial index's predicate was never HOT: it wrote the row and its
+// index entries again, costlier than appending the event to the log; docs/performance.md). Every row
+// left is unpublished, so the partial index and the column go; the rows already published are
+// deleted (they are on the bus: the embedded log or Kafka). Down restores the column and the index,
+// not the deleted history.
+export function outboxDeleteOnPublishSql(schema: string): { up: string[]; down: string[] } {
+  const outbox = `"${schema}"."outbox"`;
+  return {
+    up: [
+      `DELETE FROM ${outbox} WHERE "published_at" IS NOT NULL`,
+      `DROP INDEX "${schema}"."outbox_unpublished"`,
+      `ALTER TABLE ${outbox} DROP COLUMN "published_at"`,
+    ],
+    down: [
+      `ALTER TABLE ${outbox} ADD COLUMN "published_at" TIMESTAMPTZ`,
+      `CREATE INDEX "outbox_unpublished" ON ${outbox} ("seq") WHERE "published_at" IS NULL`,
+    ],
+  };
+}
+
+// `name` is the class name TypeORM records, ending with the 13-digit timestamp it orders by.
+export function outboxDeleteOnPublishMigration(name: string, schema: string): new () => MigrationInterface {
+  const sql = outboxDeleteOnPublishSql(schema);
+  return class implements MigrationInterface {
+    name = name;
+
+    async up(qr: QueryRunner): Promise<void> {
+      for (const statement of sql.up) await qr.query(statement);
+    }
+
+    async down(qr: QueryRunner): Promise<void> {
+      for (const statement of sql.down) await qr.query(statement);
+    }
+  };
 }

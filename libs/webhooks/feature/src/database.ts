@@ -7,6 +7,7 @@ import { WebhookEndpointEntity } from './endpoints/webhook-endpoint.entity';
 import { CreateWebhooksSchema1767225600000 } from './migrations/1767225600000-create-webhooks-schema';
 import { CreateAdminAudit1767225700000 } from './migrations/1767225700000-create-admin-audit';
 import { IndexPendingDeliveriesByMerchant1767225800000 } from './migrations/1767225800000-index-pending-deliveries-by-merchant';
+import { OutboxDeleteOnPublish1767225900000 } from './migrations/1767225900000-outbox-delete-on-publish';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -17,5 +18,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CreateWebhooksSchema1767225600000,
     CreateAdminAudit1767225700000,
     IndexPendingDeliveriesByMerchant1767225800000,
+    OutboxDeleteOnPublish1767225900000,
   ],
 };

@@ -23,10 +23,11 @@ export interface SubscribeOptions {
 // A transport whose log lives in the same Postgres database as a service's outbox (the embedded bus)
 // moves committed outbox rows into the log itself, in one statement and one transaction: the
 // payloads never pass through the relay. The relay asks for it and otherwise (Kafka) reads,
-// publishes and marks.
+// publishes and deletes.
 export interface OutboxMover {
-  // Moves up to `limit` unpublished rows of `<schema>.outbox` into the log in outbox order and marks
-  // them published, all or nothing, under the relay's lock (relayLockKey). Returns how many moved:
+  // Moves up to `limit` rows of `<schema>.outbox` (every row there is unpublished) into the log in
+  // outbox order and deletes them from the outbox, all or nothing, under the relay's lock
+  // (relayLockKey). Returns how many moved:
   // 0 when nothing waits or another relay holds the lock.
   move(schema: string, limit: number): Promise<number>;
 }

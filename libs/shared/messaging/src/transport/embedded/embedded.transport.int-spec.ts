@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, Topics } from '@onramp/contracts';
-import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
+import { createMessagingTables, openServiceDataSource, outboxDeleteOnPublishSql } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
 import { uuidv7 } from '../../ids';
@@ -212,6 +212,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       name = 'Init1700000000001';
       async up(qr: QueryRunner): Promise<void> {
         await createMessagingTables(qr, SCHEMA);
+        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
       }
       async down(qr: QueryRunner): Promise<void> {
         await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
@@ -280,6 +281,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       name = 'Init1700000000002';
       async up(qr: QueryRunner): Promise<void> {
         await createMessagingTables(qr, SCHEMA);
+        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
         await qr.query(
           `CREATE TABLE "${SCHEMA}"."effects" (grp TEXT NOT NULL, reason TEXT NOT NULL, tx BIGINT NOT NULL)`,
         );
@@ -413,6 +415,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       name = 'Init1700000000003';
       async up(qr: QueryRunner): Promise<void> {
         await createMessagingTables(qr, SCHEMA);
+        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
       }
       async down(qr: QueryRunner): Promise<void> {
         await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
@@ -471,10 +474,9 @@ describe('EmbeddedTransport over real Postgres', () => {
       });
       for (const key of keys) expect(seen.get(key)).toEqual(Array.from({ length: perKey }, (_, n) => n));
       expect(publish).not.toHaveBeenCalled();
-      const [{ unpublished }] = await ds.query(
-        `SELECT count(*)::int AS unpublished FROM "${SCHEMA}"."outbox" WHERE published_at IS NULL`,
-      );
-      expect(unpublished).toBe(0);
+      // moved rows are deleted: the outbox holds only what waits
+      const [{ left }] = await ds.query(`SELECT count(*)::int AS left FROM "${SCHEMA}"."outbox"`);
+      expect(left).toBe(0);
       const logged = await ds.query(
         `SELECT headers->>'event-id' AS id, count(*)::int AS n FROM eventbus.log WHERE topic = $1 GROUP BY 1`,
         ['test.move'],

@@ -16,8 +16,11 @@ interface OutboxMoveRow {
 }
 
 // One relay round in embedded mode: the outbox and the log share the database, so the rows go from
-// one table to the other in one statement, and commit together with their `published_at` (a crash
-// before the commit leaves them unpublished, after it they are in the log: never lost, never twice).
+// one table to the other in one statement: deleted from the outbox and appended to the log in one
+// commit (a crash before the commit leaves them in the outbox, after it they are in the log: never
+// lost, never twice). A delete only stamps the old row version: unlike marking the row published it
+// writes no new version and no index entry (docs/performance.md, "The outbox relay deletes what it
+// published").
 // Two round trips: BEGIN with the relay's lock, then the append lock, the move and COMMIT. The
 // append lock is the one `publish` takes, so sequence numbers become visible in order here too.
 export async function moveOutboxRows(
@@ -41,18 +44,17 @@ export async function moveOutboxRows(
     }
     // Rows leave the outbox in seq order and are appended in that order (ORDER BY before the log's
     // sequence is drawn), which keeps each key's order; the partition is Kafka's, computed in SQL.
-    // `published_at` is the clock as the rows are marked, as the relay's other path sets it.
     const [, moved] = (await client.query(
       `SELECT pg_advisory_xact_lock(hashtext('${EVENTBUS_SCHEMA}.append'));
        WITH batch AS (
-         SELECT seq FROM ${outbox} WHERE published_at IS NULL ORDER BY seq LIMIT ${limit}
-       ), marked AS (
-         UPDATE ${outbox} o SET published_at = clock_timestamp() FROM batch WHERE o.seq = batch.seq
+         SELECT seq FROM ${outbox} ORDER BY seq LIMIT ${limit}
+       ), taken AS (
+         DELETE FROM ${outbox} o USING batch WHERE o.seq = batch.seq
          RETURNING o.seq, o.topic, o.key, o.envelope, o.headers
        ), appended AS (
          INSERT INTO ${EVENTBUS_SCHEMA}.log (topic, partition, key, value, headers)
          SELECT topic, ${EVENTBUS_SCHEMA}.partition_for(key, ${partitions}), key, envelope::text, headers
-         FROM marked ORDER BY seq
+         FROM taken ORDER BY seq
          RETURNING seq, topic, partition
        )
        SELECT (SELECT count(*)::int FROM appended) AS moved,
