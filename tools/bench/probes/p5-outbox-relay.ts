@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { Kafka, logLevel } from 'kafkajs';
 
-import { deadLetterTopic } from '@onramp/contracts';
+import { ALL_TOPICS, deadLetterTopic, EventHeaders } from '@onramp/contracts';
 import { EmbeddedTransport, OUTBOX_RELAY_BATCH, TransportRecord } from '@onramp/messaging';
+import { readTopics } from '@onramp/testing';
 
 import { BenchContext, Row, waitQuiet } from '../bench-context';
 import { sleep, summarize } from '../stats';
@@ -12,48 +13,54 @@ import { sleep, summarize } from '../stats';
 const TOPIC = deadLetterTopic('order.created');
 
 // P5: the outbox relay alone. Rows are committed straight into the orders service's outbox; events/s
-// until the relay marked all of them published, against a raw producer sending the same records in
+// until the relay published all of them, against a raw producer sending the same records in
 // the same batches to the same broker (kafkajs in distributed mode, the embedded log's own publish
-// otherwise). Then the consumer lag (outbox commit -> inbox row) p99 over every event of the run.
+// otherwise). Then the consumer lag (an event's occurredAt -> inbox row) p99 over every event of the run.
 export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
   const count = ctx.size(5000, 200);
   await waitQuiet(ctx);
   const records = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), key: randomUUID(), i }));
   const counts = await ctx.countWindow('P5', `outbox relay, ${count} events`, 'event');
   const t0 = Date.now();
-  await ctx.db.query(
-    `INSERT INTO orders.outbox (event_id, topic, key, envelope, headers)
-     SELECT id, $1, k, jsonb_build_object('bench', true, 'i', i), '{}'::jsonb
-     FROM unnest($2::uuid[], $3::text[], $4::int[]) AS r(id, k, i)`,
-    [TOPIC, records.map((r) => r.id), records.map((r) => r.key), records.map((r) => r.i)],
+  const keys = records.map((r) => r.key);
+  // the embedded log's end before the rows exist: the relay appends them after it
+  const { rows: logEnd } = ctx.opts.distributed
+    ? { rows: [{ seq: '0' }] }
+    : await ctx.db.query<{ seq: string }>(`SELECT coalesce(max(seq), 0)::text AS seq FROM eventbus.log`);
+  const { rows: committed } = await ctx.db.query<{ at: Date }>(
+    `WITH rows AS (
+       INSERT INTO orders.outbox (event_id, topic, key, envelope, headers)
+       SELECT id, $1, k, jsonb_build_object('bench', true, 'i', i), '{}'::jsonb
+       FROM unnest($2::uuid[], $3::text[], $4::int[]) AS r(id, k, i)
+       RETURNING created_at
+     ) SELECT min(created_at) AS at FROM rows`,
+    [TOPIC, records.map((r) => r.id), keys, records.map((r) => r.i)],
   );
   const ids = records.map((r) => r.id);
   const deadline = Date.now() + 120_000;
   for (;;) {
+    // the relay deletes what it published
     const { rows } = await ctx.db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM orders.outbox WHERE event_id = ANY($1::uuid[]) AND published_at IS NULL`,
+      `SELECT count(*) AS n FROM orders.outbox WHERE event_id = ANY($1::uuid[])`,
       [ids],
     );
     if (Number(rows[0].n) === 0 || Date.now() > deadline) break;
     await sleep(50);
   }
   await counts.end(count);
-  // From the rows' own timestamps (the relay marks each batch with the clock as it goes out), so how
-  // often this loop looks does not count. Two figures: from the rows' commit to the last batch out,
-  // which includes the relay noticing rows committed behind its back (its safety-net poll, up to
-  // 100 ms: the platform's own writers wake it instead); and the relay's pace once it runs, from the
-  // first batch out to the last (the rows of the later rounds over that span), which the ratio uses.
-  const { rows: span } = await ctx.db.query<{ total: number | null; running: number | null }>(
-    `SELECT extract(epoch FROM max(published_at) - min(created_at))::float8 AS total,
-            extract(epoch FROM max(published_at) - min(published_at))::float8 AS running
-     FROM orders.outbox WHERE event_id = ANY($1::uuid[])`,
-    [ids],
-  );
-  const total = count / Math.max(span[0].total ?? (Date.now() - t0) / 1000, 0.001);
+  // From when each batch went out (the log's append time, embedded: each round's transaction; the
+  // producer's timestamp on Kafka), so how often this loop looks does not count. Two figures: from
+  // the rows' commit to the last batch out, which includes the relay noticing rows committed behind
+  // its back (its safety-net poll, up to 100 ms: the platform's own writers wake it instead); and the
+  // relay's pace once it runs, from the first batch out to the last (the rows of the later rounds
+  // over that span), which the ratio uses.
+  const out = await batchesOut(ctx, TOPIC, keys, BigInt(logEnd[0].seq));
+  const totalS = out ? (out.last - committed[0].at.getTime()) / 1000 : (Date.now() - t0) / 1000;
+  const total = count / Math.max(totalS, 0.001);
   const laterRounds = count - OUTBOX_RELAY_BATCH;
   const running =
-    laterRounds >= OUTBOX_RELAY_BATCH && span[0].running
-      ? laterRounds / Math.max(span[0].running, 0.001)
+    laterRounds >= OUTBOX_RELAY_BATCH && out && out.last > out.first
+      ? laterRounds / Math.max((out.last - out.first) / 1000, 0.001)
       : total;
   ctx.log(
     `P5: relay ${running.toFixed(0)} events/s running, ${total.toFixed(0)} events/s from commit to the last batch`,
@@ -135,17 +142,60 @@ async function rawEmbedded(ctx: BenchContext, batches: TransportRecord[][]): Pro
   }
 }
 
-// From an event's outbox commit to its consumer's inbox row, for every event of the run.
+// The first and last instant a batch of the probe's rows went out (ms), read where they went: the
+// outbox keeps no published row.
+async function batchesOut(
+  ctx: BenchContext,
+  topic: string,
+  keys: string[],
+  afterSeq: bigint,
+): Promise<{ first: number; last: number } | undefined> {
+  if (ctx.opts.distributed) {
+    const wanted = new Set(keys);
+    const stamps = (await readTopics(ctx.platform.env.KAFKA_BROKERS.split(','), [topic]))
+      .filter((r) => wanted.has(r.key))
+      .map((r) => r.timestamp);
+    return stamps.length ? { first: Math.min(...stamps), last: Math.max(...stamps) } : undefined;
+  }
+  const { rows } = await ctx.db.query<{ first: Date | null; last: Date | null }>(
+    `SELECT min(created_at) AS first, max(created_at) AS last FROM eventbus.log
+     WHERE seq > $1 AND topic = $2 AND key = ANY($3::text[])`,
+    [afterSeq.toString(), topic, keys],
+  );
+  return rows[0]?.first && rows[0].last
+    ? { first: rows[0].first.getTime(), last: rows[0].last.getTime() }
+    : undefined;
+}
+
+// From an event's occurredAt (stamped in its writer's transaction) to its consumer's inbox row, for
+// every event of the run, the events read from the bus (published outbox rows are deleted).
 async function consumerLag(ctx: BenchContext): Promise<{ n: number; p50: number; p99: number }> {
   const schemas = (
     await ctx.db.query<{ s: string }>(
-      `SELECT table_schema AS s FROM information_schema.tables WHERE table_name = 'outbox'`,
+      `SELECT table_schema AS s FROM information_schema.tables WHERE table_name = 'inbox'`,
     )
   ).rows.map((r) => r.s);
-  const outboxes = schemas.map((s) => `SELECT event_id, created_at FROM "${s}".outbox`).join(' UNION ALL ');
   const inboxes = schemas.map((s) => `SELECT event_id, handled_at FROM "${s}".inbox`).join(' UNION ALL ');
+  let events: string;
+  let params: unknown[] = [];
+  if (ctx.opts.distributed) {
+    const published = (await readTopics(ctx.platform.env.KAFKA_BROKERS.split(','), [...ALL_TOPICS])).flatMap(
+      (r) => {
+        const id = r.headers[EventHeaders.Id];
+        const occurredAt = (JSON.parse(r.value) as { occurredAt?: string }).occurredAt;
+        return id && occurredAt ? [{ id, occurredAt }] : [];
+      },
+    );
+    events = `SELECT DISTINCT * FROM unnest($1::uuid[], $2::timestamptz[]) AS e(event_id, occurred_at)`;
+    params = [published.map((e) => e.id), published.map((e) => e.occurredAt)];
+  } else {
+    events = `SELECT DISTINCT (headers->>'${EventHeaders.Id}')::uuid AS event_id,
+                     (value::jsonb->>'occurredAt')::timestamptz AS occurred_at
+              FROM eventbus.log WHERE headers ? '${EventHeaders.Id}' AND topic NOT LIKE '%.dlq'`;
+  }
   const { rows } = await ctx.db.query<{ ms: number }>(
-    `SELECT extract(epoch FROM i.handled_at - o.created_at) * 1000 AS ms FROM (${outboxes}) o JOIN (${inboxes}) i USING (event_id)`,
+    `SELECT extract(epoch FROM i.handled_at - e.occurred_at) * 1000 AS ms FROM (${events}) e JOIN (${inboxes}) i USING (event_id)`,
+    params,
   );
   const s = summarize(rows.map((r) => Number(r.ms)));
   return { n: s.n, p50: s.p50, p99: s.p99 };

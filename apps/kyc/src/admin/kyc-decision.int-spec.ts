@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { Client } from 'pg';
 
-import { operatorHeaders, TEST_OPERATOR } from '@onramp/testing';
+import { Topics } from '@onramp/contracts';
+import { eventsAbout, operatorHeaders, publishedEvents, TEST_OPERATOR } from '@onramp/testing';
 
 import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
 
@@ -83,13 +84,11 @@ describe('KYC decisions by an operator (integration)', () => {
         { status: 'REJECTED', status_version: 1, decided_by: 'alice' },
         { status: 'APPROVED', status_version: 2, decided_by: TEST_OPERATOR.id },
       ]);
-      // the event is written in the decision's transaction (the relay publishes it)
-      const outbox = await db.query(
-        `SELECT envelope FROM kyc.outbox WHERE envelope->>'type' = 'kyc.user.status-changed'
-         AND envelope->'data'->>'userUuid' = $1 ORDER BY (envelope->'data'->>'statusVersion')::int`,
-        [user.uuid],
-      );
-      const events = outbox.rows.map((r: { envelope: { merchantId: string; data: unknown } }) => r.envelope);
+      // the event is written in the decision's transaction and published by the relay
+      const published = await publishedEvents((sql) => db.query(sql), 'kyc', [Topics.KycUserStatusChanged]);
+      const events = eventsAbout(published, [user.uuid])
+        .map((e) => e.envelope as { merchantId: string; data: { statusVersion: number } })
+        .sort((x, y) => x.data.statusVersion - y.data.statusVersion);
       expect(events).toEqual([
         expect.objectContaining({
           merchantId: merchant,

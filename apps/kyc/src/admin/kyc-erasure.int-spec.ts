@@ -4,7 +4,8 @@ import { Client } from 'pg';
 
 import { signServiceRequest } from '@onramp/auth';
 import { DEVELOPMENT_KEYS } from '@onramp/crypto';
-import { operatorHeaders } from '@onramp/testing';
+import { Topics } from '@onramp/contracts';
+import { eventsAbout, operatorHeaders, publishedEvents } from '@onramp/testing';
 
 import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
 
@@ -34,6 +35,10 @@ describe('KYC erasure by an operator (integration, real Postgres)', () => {
   });
 
   it('shreds the PII and its replays, rejects the user, keeps the AML record, audited', async () => {
+    // The relay's lock, held until the events are checked: the registration event is still in the
+    // outbox when the user is erased (the relay deletes what it published, and an event already
+    // published is payment-ingest's to forget, through kyc.user.erased).
+    await db.query(`SELECT pg_advisory_lock(hashtext('kyc.outbox'))`);
     const key = `k-${randomUUID()}`;
     const body = adultApplicant({ externalId: `ext-${key}` });
     const created = await register(key, body);
@@ -122,30 +127,8 @@ describe('KYC erasure by an operator (integration, real Postgres)', () => {
       request_id: 'req-erase-1',
       before: { status: user.status },
     });
-    const events = await db.query(
-      `SELECT envelope FROM kyc.outbox WHERE envelope->>'type' = 'kyc.user.status-changed'
-       AND envelope->'data'->>'userUuid' = $1`,
-      [user.uuid],
-    );
-    expect(events.rows).toHaveLength(1); // orders learns the user is REJECTED: no new orders
-    // payment-ingest learns to drop the holder's name (once, though erased twice); the registration
-    // event in the outbox no longer carries it, the other user's still does
-    const erased = await db.query(
-      `SELECT topic, key, envelope FROM kyc.outbox WHERE envelope->>'type' = 'kyc.user.erased'
-       AND envelope->'data'->>'userUuid' = $1`,
-      [user.uuid],
-    );
-    expect(erased.rows).toEqual([
-      {
-        topic: 'kyc.user.erased',
-        key: user.uuid,
-        envelope: expect.objectContaining({
-          merchantId: merchant,
-          version: 1,
-          data: { userUuid: user.uuid, erasedAt: res.json<{ erasedAt: string }>().erasedAt },
-        }),
-      },
-    ]);
+    // the registration event, still unpublished, no longer carries the holder's name; the other
+    // user's still does
     const registrations = await db.query(
       `SELECT key, envelope->'data' AS data FROM kyc.outbox WHERE topic = 'kyc.user.registered'
        AND key = ANY($1::text[])`,
@@ -155,6 +138,35 @@ describe('KYC erasure by an operator (integration, real Postgres)', () => {
       registrations.rows.find((r: { key: string }) => r.key === uuid)?.data as Record<string, unknown>;
     expect(registration(user.uuid)).toEqual({ userUuid: user.uuid, status: user.status });
     expect(registration(other.uuid)['holderName']).toEqual(expect.stringMatching(/^v1\./));
+    await db.query(`SELECT pg_advisory_unlock(hashtext('kyc.outbox'))`);
+
+    const published = eventsAbout(
+      await publishedEvents((sql) => db.query(sql), 'kyc', [
+        Topics.KycUserRegistered,
+        Topics.KycUserStatusChanged,
+        Topics.KycUserErased,
+      ]),
+      [user.uuid, other.uuid],
+    );
+    const about = (topic: string, uuid: string) =>
+      published.filter((e) => e.topic === topic && e.key === uuid).map((e) => e.envelope);
+    // orders learns the user is REJECTED: no new orders
+    expect(about(Topics.KycUserStatusChanged, user.uuid)).toHaveLength(1);
+    // payment-ingest learns to drop the holder's name, once though erased twice
+    expect(about(Topics.KycUserErased, user.uuid)).toEqual([
+      expect.objectContaining({
+        merchantId: merchant,
+        version: 1,
+        data: { userUuid: user.uuid, erasedAt: res.json<{ erasedAt: string }>().erasedAt },
+      }),
+    ]);
+    // the registration went out without the name
+    expect(about(Topics.KycUserRegistered, user.uuid).map((e) => e.data)).toEqual([
+      { userUuid: user.uuid, status: user.status },
+    ]);
+    expect(about(Topics.KycUserRegistered, other.uuid).map((e) => e.data)).toEqual([
+      expect.objectContaining({ holderName: expect.stringMatching(/^v1\./) }),
+    ]);
 
     // a decision on an erased user is refused with a problem, not a 500
     const decide = await t.app.inject({

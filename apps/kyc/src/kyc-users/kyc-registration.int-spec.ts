@@ -4,7 +4,7 @@ import { Client } from 'pg';
 
 import { Topics } from '@onramp/contracts';
 import { DEVELOPMENT_KEYS, FieldCipher, kycHolderNameContext } from '@onramp/crypto';
-import { TopicRecorder } from '@onramp/testing';
+import { publishedEvents, TopicRecorder } from '@onramp/testing';
 
 import { adultApplicant, KycTestApp, startKycTestApp } from '../testing/kyc-test-app';
 
@@ -63,11 +63,8 @@ describe('KYC registration side effects (integration)', () => {
     const db = new Client({ connectionString: t.databaseUrl });
     await db.connect();
     try {
-      const { rows } = await db.query(
-        `SELECT count(*)::int AS n FROM kyc.outbox WHERE envelope->>'merchantId' = $1`,
-        [merchantId],
-      );
-      expect(rows[0].n).toBe(1);
+      const published = await publishedEvents((sql) => db.query(sql), 'kyc', [Topics.KycUserRegistered]);
+      expect(published.filter((e) => e.envelope.merchantId === merchantId)).toHaveLength(1);
     } finally {
       await db.end();
     }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 
 import { EventMap, EventType, Topics } from '@onramp/contracts';
-import { TopicRecorder, waitFor } from '@onramp/testing';
+import { eventsAbout, publishedEvents, TopicRecorder, waitFor } from '@onramp/testing';
 
 import { EventPublisher } from '../testing/event-publisher';
 import { OrdersTestApp, startOrdersTestApp } from '../testing/orders-test-app';
@@ -61,13 +61,12 @@ describe('order settlement events (integration)', () => {
         description: `event ${eventId} to be handled`,
       },
     );
+  // What orders published about the order besides order.created (the relay deletes what it published).
   const terminalEvents = async (uuid: string) =>
-    (
-      await db.query(
-        `SELECT topic, envelope FROM orders.outbox WHERE key = $1 AND topic <> 'order.created' ORDER BY seq`,
-        [uuid],
-      )
-    ).rows;
+    eventsAbout(
+      await publishedEvents((sql) => db.query(sql), 'orders', [Topics.OrderCompleted, Topics.OrderFailed]),
+      [uuid],
+    ).filter((e) => e.key === uuid);
   beforeAll(async () => {
     [t, recorder, publisher] = await Promise.all([
       startOrdersTestApp(),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
-import { EventEnvelope, KycUserRegisteredV1, OrderCreatedV1 } from '@onramp/contracts';
+import { EventEnvelope, KycUserRegisteredV1, OrderCreatedV1, Topics } from '@onramp/contracts';
 import { DEVELOPMENT_KEYS, FieldCipher, kycHolderNameContext } from '@onramp/crypto';
 import { KycEventsHandler, OrderEventsHandler } from '@onramp/payments-feature';
 import { generateRfReference } from '@onramp/sepa';
+import { eventsAbout, publishedEvents } from '@onramp/testing';
 
 import { collectionCamt054, uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
@@ -149,10 +150,10 @@ describe('payment-ingest: payer name policy HOLD (integration)', () => {
       `SELECT match_status AS status, suspense_reason AS reason, matched_order_uuid AS order FROM payments.bank_transactions WHERE account_servicer_ref = 'EARLY1'`,
     );
     expect(rows).toEqual([{ status: 'MATCHED', reason: null, order: orderUuid }]);
-    const confirmed: unknown[] = await t.dataSource.query(
-      `SELECT 1 FROM payments.outbox WHERE envelope->>'type' = 'payment.confirmed' AND envelope->'data'->>'orderUuid' = $1`,
-      [orderUuid],
-    );
-    expect(confirmed).toHaveLength(1);
+    // published once (the relay deletes what it published)
+    const published = await publishedEvents((sql) => t.dataSource.query(sql), 'payments', [
+      Topics.PaymentConfirmed,
+    ]);
+    expect(eventsAbout(published, [orderUuid])).toHaveLength(1);
   });
 });

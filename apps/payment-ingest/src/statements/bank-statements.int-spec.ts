@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { OrderFailedV2, Topics } from '@onramp/contracts';
 import { OrderEventsHandler } from '@onramp/payments-feature';
 import { generateRfReference } from '@onramp/sepa';
-import { envelope, operatorHeaders } from '@onramp/testing';
+import { envelope, eventsAbout, operatorHeaders, publishedEvents } from '@onramp/testing';
 
 import { uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
@@ -30,13 +30,17 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
   const orderOf: Record<string, string> = {};
 
   const upload = (xml: string, credential?: Record<string, string>) => uploadStatement(t, xml, credential);
-  const confirmations = async (): Promise<Record<string, string>> => {
-    const rows: { order: string; payed: string }[] = await t.dataSource.query(
-      `SELECT envelope->'data'->>'orderUuid' AS order, envelope->'data'->>'payedAmount' AS payed
-       FROM payments.outbox WHERE envelope->>'type' = 'payment.confirmed'`,
+  // What payment-ingest published for this suite's merchant (the relay deletes what it published;
+  // the broker is shared with other suites).
+  const published = async (topic: string) =>
+    eventsAbout(await publishedEvents((sql) => t.dataSource.query(sql), 'payments', [topic]), [merchant]);
+  const confirmations = async (): Promise<Record<string, string>> =>
+    Object.fromEntries(
+      (await published(Topics.PaymentConfirmed)).map((e) => {
+        const data = e.envelope.data as { orderUuid: string; payedAmount: string };
+        return [data.orderUuid, data.payedAmount];
+      }),
     );
-    return Object.fromEntries(rows.map((r) => [r.order, r.payed]));
-  };
 
   beforeAll(async () => {
     t = await startPaymentIngestTestApp({ RETURNS_OUTBOX: OUTBOX });
@@ -97,9 +101,10 @@ describe('payment-ingest: camt.053 / camt.054 statements (integration)', () => {
       ['100.00', `REVERSED FR01 after paying order ${orderOf.exact}`],
     ]);
     // announced in the statement's transaction, for settlement to stop the payout if still unsigned
-    const announced: { key: string; data: Record<string, string> }[] = await t.dataSource.query(
-      `SELECT envelope->>'merchantId' AS key, envelope->'data' AS data FROM payments.outbox WHERE envelope->>'type' = 'payment.reversed'`,
-    );
+    const announced = (await published(Topics.PaymentReversed)).map((e) => ({
+      key: e.envelope.merchantId,
+      data: e.envelope.data,
+    }));
     expect(announced).toEqual([
       {
         key: merchant,

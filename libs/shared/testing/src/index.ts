@@ -41,6 +41,9 @@ export {
   startGroupAtEnd,
   testKafka,
 } from './kafka/kafka-events';
+export { eventsAbout, publishedEvents } from './kafka/published-events';
+export { readTopics } from './kafka/read-topics';
+export type { ReadRecord } from './kafka/read-topics';
 export { TopicRecorder } from './kafka/topic-recorder';
 export type { RecordedEvent } from './kafka/topic-recorder';
 export { ProgrammableReceiver } from './webhooks/programmable-receiver';
