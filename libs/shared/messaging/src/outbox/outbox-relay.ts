@@ -39,6 +39,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private unregisterMetrics?: () => void;
   private moverLookup?: Promise<OutboxMover | undefined>;
+  private backlog = false; // the last round was full: the next one need not look first
 
   constructor(
     private readonly dataSource: DataSource,
@@ -50,7 +51,11 @@ export class OutboxRelay {
       // A full batch says more may be waiting; after a partial one the outbox was empty when read,
       // and a commit since then has woken the loop (a wake-up during a round is kept), so another
       // round would only read nothing.
-      round: async () => ({ busy: (await this.drainOnce()) >= this.batchSize }),
+      round: async () => {
+        const sent = await this.drainOnce(this.backlog);
+        this.backlog = sent >= this.batchSize;
+        return { busy: this.backlog };
+      },
       pollMs: opts.idleDelayMs ?? 100,
       failureDelayMs: (failures) => Math.min(5000, 200 * 2 ** Math.min(failures, 5)),
       onFailure: (err) =>
@@ -98,7 +103,7 @@ export class OutboxRelay {
     await this.loop.stop();
   }
 
-  async drainOnce(): Promise<number> {
+  async drainOnce(backlog = false): Promise<number> {
     // Most rounds are the safety-net poll finding nothing: one statement instead of BEGIN, lock,
     // read, COMMIT. It reads the first entry of the primary key rather than asking EXISTS, which
     // Postgres answers with a scan of the table: until vacuum runs, a drained outbox is full of
@@ -106,10 +111,13 @@ export class OutboxRelay {
     // burst of 120,000 rows, against 20-30 ms a sequential scan every time). A row committed after
     // this look is found the same way a row committed after the read below always was: by its
     // writer's wake-up or the next poll.
-    const [row] = await this.dataSource.query<Array<{ waiting: boolean }>>(
-      `SELECT (SELECT seq FROM "${this.opts.schema}"."outbox" ORDER BY seq LIMIT 1) IS NOT NULL AS waiting`,
-    );
-    if (!row?.waiting) return 0;
+    // After a full round more rows are likely waiting, and the look would only cost a round trip.
+    if (!backlog) {
+      const [row] = await this.dataSource.query<Array<{ waiting: boolean }>>(
+        `SELECT (SELECT seq FROM "${this.opts.schema}"."outbox" ORDER BY seq LIMIT 1) IS NOT NULL AS waiting`,
+      );
+      if (!row?.waiting) return 0;
+    }
     const mover = await this.outboxMover();
     if (mover) return mover.move(this.opts.schema, this.batchSize);
     return this.dataSource.transaction(async (manager) => {
