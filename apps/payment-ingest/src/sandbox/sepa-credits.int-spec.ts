@@ -244,7 +244,7 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     const event = await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
     expect(event.data).toMatchObject({ bankTransactionId: res.json().bankTransactionId });
     expect(await referenceStatus(order)).toBe('MATCHED');
-    expect(await outboxCount(order.orderUuid)).toBe(1);
+    expect(await publishedCount(order.orderUuid)).toBe(1);
   });
 
   it('pays a credit that waits while the order.created of its reference commits', async () => {
@@ -258,7 +258,7 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     const res = await posted;
     expect((await creditRow(res.json().bankTransactionId)).match_status).toBe('MATCHED');
     await collector.waitFor(Topics.PaymentConfirmed, order.orderUuid);
-    expect(await outboxCount(order.orderUuid)).toBe(1);
+    expect(await publishedCount(order.orderUuid)).toBe(1);
   });
 
   it('finds the reference in free-text remittance information, whatever the case and spacing', async () => {
