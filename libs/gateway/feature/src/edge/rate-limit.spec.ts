@@ -192,4 +192,18 @@ describe('installRateLimit', () => {
     expect(await statuses(5, () => call('k'))).toEqual([429, 429, 429, 429, 429]); // the guesser's address waits
     await app.close();
   });
+
+  it('adds no hook at all when every limit is off (what the bench runs with)', () => {
+    for (const listener of ['public', 'admin'] as const) {
+      const app = Fastify();
+      const addHook = jest.spyOn(app, 'addHook');
+      installRateLimit(app, limits({}), listener);
+      expect(addHook).not.toHaveBeenCalled();
+    }
+    // one limit on: its hooks are back
+    const app = Fastify();
+    const addHook = jest.spyOn(app, 'addHook');
+    installRateLimit(app, limits({ api: { ratePerSecond: 1, burst: 1 } }), 'public');
+    expect(addHook.mock.calls.map(([hook]) => hook)).toEqual(['onRequest']);
+  });
 });

@@ -54,28 +54,31 @@ export function installRateLimit(
   const token = new TokenBuckets(limits.token, now);
   const failures = new TokenBuckets(limits.authFailures, now);
 
-  fastify.addHook('onRequest', (request, reply, done) => {
-    const rawPath = request.url.split('?')[0];
-    const path = normalisePath(request.url);
-    const address = clientAddressKey(request.ip);
-    const decisions = [() => client.take(address)];
-    if (listener === 'admin') {
-      decisions.push(() => reserve(request, failures, address));
-    } else if (path === TOKEN_PATH) {
-      decisions.push(() => token.take(address));
-    } else if (request.headers.authorization) {
-      decisions.push(() => api.take(credentialKey(request.headers.authorization as string)));
-    }
-    for (const decide of decisions) {
-      const decision = decide();
+  // Each request first against its client's bucket, then against one more: the admin listener's
+  // failure reservation, the token endpoint's, or its credential's. Limits that are off cost nothing:
+  // no hook at all when every one is off, no path normalised or credential hashed for an off bucket.
+  const second = listener === 'admin' ? failures.enabled : token.enabled || api.enabled;
+  if (client.enabled || second) {
+    fastify.addHook('onRequest', (request, reply, done) => {
+      const address = clientAddressKey(request.ip);
+      let decision = client.take(address);
+      if (decision.allowed && second) {
+        if (listener === 'admin') decision = reserve(request, failures, address);
+        else if (normalisePath(request.url) === TOKEN_PATH) decision = token.take(address);
+        else if (request.headers.authorization && api.enabled)
+          decision = api.take(credentialKey(request.headers.authorization));
+      }
       if (!decision.allowed) {
         refundAll(request, failures);
-        reject(reply, decision, rawPath);
+        reject(reply, decision, request.url.split('?')[0]);
         return;
       }
-    }
-    done();
-  });
+      done();
+    });
+  }
+
+  // Failed credentials are counted only when that limit is on.
+  if (!failures.enabled) return;
 
   if (listener === 'public') {
     // After the body is read: the merchant id may be in it.

@@ -20,6 +20,11 @@ export class TokenBuckets {
     private readonly maxKeys = 100_000,
   ) {}
 
+  // Off (rate 0): every take is allowed, so callers may skip computing its key at all.
+  get enabled(): boolean {
+    return this.policy.ratePerSecond > 0;
+  }
+
   take(key: string): RateDecision {
     if (this.policy.ratePerSecond <= 0) return { allowed: true };
     const t = this.now();
