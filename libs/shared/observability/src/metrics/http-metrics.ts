@@ -24,10 +24,12 @@ export function installHttpMetrics(
     'Time from receiving a request to sending its answer, by route.',
   );
   const started = new WeakMap<FastifyRequest, bigint>();
-  fastify.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: no promise per hook and request.
+  fastify.addHook('onRequest', (request, _reply, done) => {
     started.set(request, process.hrtime.bigint());
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const start = started.get(request);
     const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
     const labels = { service, method: request.method, route };
@@ -35,6 +37,7 @@ export function installHttpMetrics(
     requests.inc({ ...labels, status });
     if (reply.statusCode >= 500) errors.inc({ ...labels, status });
     if (start !== undefined) duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    done();
   });
 }
 
