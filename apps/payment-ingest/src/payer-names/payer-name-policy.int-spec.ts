@@ -8,6 +8,7 @@ import { eventsAbout, publishedEvents } from '@onramp/testing';
 
 import { collectionCamt054, uploadStatement } from '../testing/bank-statements';
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
+import { postSepaCredit } from '../testing/sandbox-credits';
 
 const RECIPIENT = '0x' + '3'.repeat(40);
 
@@ -155,5 +156,54 @@ describe('payment-ingest: payer name policy HOLD (integration)', () => {
       Topics.PaymentConfirmed,
     ]);
     expect(eventsAbout(published, [orderUuid])).toHaveLength(1);
+  });
+
+  // A sandbox credit reads the policies and the holder's name with its reference, in one statement.
+  it('applies the same policies to a sandbox credit, and the merchant policy stored for it', async () => {
+    const user = randomUUID();
+    const registered: KycUserRegisteredV1 = {
+      userUuid: user,
+      status: 'APPROVED',
+      holderName: new FieldCipher(DEVELOPMENT_KEYS.payerDataEncryption).encrypt(
+        'Zoë Anne Müller',
+        kycHolderNameContext(user),
+      ),
+    };
+    await t.dataSource.transaction((m) =>
+      t.app.get(KycEventsHandler).onRegistered(envelope('kyc.user.registered', registered) as never, m),
+    );
+    const orders = [
+      await openOrder(user, '100.00'),
+      await openOrder(user, '100.00'),
+      await openOrder(user, '100.00'),
+      await openOrder(user, '100.00'),
+    ];
+    const credit = async (i: number, payerName: string, amount: number) => {
+      const res = await postSepaCredit(t, merchant, { reference: orders[i].reference, payerName, amount });
+      expect(res.statusCode).toBe(202);
+      const [row] = await t.dataSource.query(
+        `SELECT payer_name_check AS check, suspense_reason AS reason, match_status AS status
+         FROM payments.bank_transactions WHERE id = $1`,
+        [res.json().bankTransactionId],
+      );
+      return row;
+    };
+    expect(await credit(0, 'MUELLER ZOE', 100)).toEqual({ check: 'MATCH', reason: null, status: 'MATCHED' });
+    expect(await credit(1, 'Hans Schmidt', 100)).toEqual({
+      check: 'MISMATCH',
+      reason: 'PAYER_NAME_MISMATCH',
+      status: 'UNMATCHED',
+    });
+    await t.dataSource.query(
+      `INSERT INTO payments.merchant_payment_policies (merchant_id, amount_policy, payer_name_policy, updated_by)
+       VALUES ($1, 'EXACT', 'WARN', 'test')`,
+      [merchant],
+    );
+    expect(await credit(2, 'Hans Schmidt', 100)).toEqual({ check: 'MISMATCH', reason: null, status: 'MATCHED' });
+    expect(await credit(3, 'MUELLER ZOE', 100.5)).toEqual({
+      check: null,
+      reason: 'AMOUNT_NOT_EXACT',
+      status: 'UNMATCHED',
+    });
   });
 });

@@ -3,7 +3,18 @@ import { EntityManager } from 'typeorm';
 
 import { queryRows } from '@onramp/persistence';
 
-import { BANK_TRANSACTIONS, RETURNS } from '../persistence/payments-tables';
+import type { SettlementContext } from '../matching/settlement-context';
+import {
+  BANK_TRANSACTIONS,
+  KYC_HOLDERS,
+  MERCHANT_PAYMENT_POLICIES,
+  OPEN_REFERENCES,
+  RETURNS,
+} from '../persistence/payments-tables';
+import { OpenReferenceEntity } from '../references/open-reference.entity';
+import { OPEN_REFERENCE_COLUMNS } from '../references/open-references.repository';
+import { PayerNameCheck } from '../payer-names/payer-name-check';
+import type { MerchantPolicyRow } from '../policies/merchant-policies.repository';
 import { BankTransactionEntity } from './bank-transaction.entity';
 
 const COLUMNS = `t.id, t.merchant_id AS "merchantId", t.source, t.account_iban AS "accountIban",
@@ -87,8 +98,54 @@ function insertParams(c: BankTransactionEntity): unknown[] {
 
 @Injectable()
 export class BankTransactionsRepository {
-  async insert(db: EntityManager, credit: BankTransactionEntity): Promise<void> {
-    await db.query(INSERT, insertParams(credit));
+  // A sandbox credit, the merchant's own: inserts it and, in the same statement, locks that
+  // merchant's references among its candidates (FOR UPDATE: a second credit of a reference waits
+  // here for the first) and reads what settling it against one needs (the merchant's stored
+  // policies, the order's sealed KYC holder name). The caller holds the candidates' advisory locks
+  // since an earlier statement, so this statement sees every order.created that committed first.
+  async insertAndLockMerchantReferences(
+    db: EntityManager,
+    credit: BankTransactionEntity,
+    candidates: string[],
+  ): Promise<Array<{ ref: OpenReferenceEntity; context: SettlementContext }>> {
+    const rows = await queryRows<
+      OpenReferenceEntity & {
+        policyAmount: MerchantPolicyRow['amountPolicy'] | null;
+        policyPayerName: MerchantPolicyRow['payerNamePolicy'];
+        policyUpdatedBy: string | null;
+        policyUpdatedAt: Date | null;
+        sealedHolderName: string | null;
+      }
+    >(
+      db,
+      `WITH credit AS (${INSERT}),
+       refs AS (
+         SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES}
+         WHERE merchant_id = $2 AND reference = ANY($27::text[]) FOR UPDATE)
+       SELECT refs.*, p.amount_policy AS "policyAmount", p.payer_name_policy AS "policyPayerName",
+         p.updated_by AS "policyUpdatedBy", p.updated_at AS "policyUpdatedAt", h.holder_name AS "sealedHolderName"
+       FROM refs
+       LEFT JOIN ${MERCHANT_PAYMENT_POLICIES} p ON p.merchant_id = refs."merchantId"
+       LEFT JOIN ${KYC_HOLDERS} h ON h.user_uuid = refs."kycUserUuid"`,
+      [...insertParams(credit), candidates],
+    );
+    return rows.map(
+      ({ policyAmount, policyPayerName, policyUpdatedBy, policyUpdatedAt, sealedHolderName, ...ref }) => ({
+        ref,
+        context: {
+          policy:
+            policyAmount === null
+              ? undefined
+              : {
+                  amountPolicy: policyAmount,
+                  payerNamePolicy: policyPayerName,
+                  updatedBy: policyUpdatedBy as string, // NOT NULL in a stored row
+                  updatedAt: policyUpdatedAt as Date,
+                },
+          sealedHolderName: sealedHolderName ?? undefined,
+        },
+      }),
+    );
   }
 
   // A statement credit already booked (same account and AcctSvcrRef) is left alone: false.
@@ -172,13 +229,33 @@ export class BankTransactionsRepository {
       [limit],
     );
   }
-  // The credit paid its reference.
-  async markMatched(db: EntityManager, id: string, link: CreditLink, at: Date): Promise<void> {
+  // The credit took its reference: the reference becomes MATCHED (a booked credit) or CLOSED (one the
+  // bank rejected) and names the credit, and the credit is MATCHED, out of suspense, with the payer
+  // name check when one was made (null keeps the stored one). One statement for both rows.
+  async markMatched(
+    db: EntityManager,
+    id: string,
+    link: CreditLink,
+    match: { referenceStatus: 'MATCHED' | 'CLOSED'; payerNameCheck: PayerNameCheck | null },
+    at: Date,
+  ): Promise<void> {
     await db.query(
-      `UPDATE ${BANK_TRANSACTIONS} SET matched_reference = $2, matched_order_uuid = $3, merchant_id = $4,
-         match_status = 'MATCHED', updated_at = $5
+      `WITH reference AS (
+         UPDATE ${OPEN_REFERENCES} SET status = $6, matched_bank_transaction_id = $1, updated_at = $5
+         WHERE reference = $2)
+       UPDATE ${BANK_TRANSACTIONS} SET matched_reference = $2, matched_order_uuid = $3, merchant_id = $4,
+         match_status = 'MATCHED', suspense_reason = NULL, payer_name_check = COALESCE($7, payer_name_check),
+         updated_at = $5
        WHERE id = $1`,
-      [id, link.matchedReference, link.matchedOrderUuid, link.merchantId, at],
+      [
+        id,
+        link.matchedReference,
+        link.matchedOrderUuid,
+        link.merchantId,
+        at,
+        match.referenceStatus,
+        match.payerNameCheck,
+      ],
     );
   }
 
@@ -198,32 +275,22 @@ export class BankTransactionsRepository {
     );
   }
 
-  // Names the reference but pays no order yet (amount or payer name policy): in suspense.
+  // Names the reference but pays no order yet (amount or payer name policy): in suspense, with the
+  // payer name check when one was made (null keeps the stored one).
   async holdInSuspense(
     db: EntityManager,
     id: string,
     matchedReference: string,
     suspenseReason: string,
+    payerNameCheck: PayerNameCheck | null,
     at: Date,
   ): Promise<void> {
     await db.query(
       `UPDATE ${BANK_TRANSACTIONS} SET matched_reference = $2, matched_order_uuid = NULL, suspense_reason = $3,
-         updated_at = $4
+         payer_name_check = COALESCE($5, payer_name_check), updated_at = $4
        WHERE id = $1`,
-      [id, matchedReference, suspenseReason, at],
+      [id, matchedReference, suspenseReason, at, payerNameCheck],
     );
-  }
-
-  async recordPayerNameCheck(
-    db: EntityManager,
-    id: string,
-    check: 'MATCH' | 'MISMATCH' | 'UNKNOWN',
-  ): Promise<void> {
-    await db.query(`UPDATE ${BANK_TRANSACTIONS} SET payer_name_check = $2 WHERE id = $1`, [id, check]);
-  }
-
-  async clearSuspenseReason(db: EntityManager, id: string): Promise<void> {
-    await db.query(`UPDATE ${BANK_TRANSACTIONS} SET suspense_reason = NULL WHERE id = $1`, [id]);
   }
 
   // Credits of the merchant that arrived before the order.created of this reference, oldest first,

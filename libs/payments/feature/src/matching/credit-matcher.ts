@@ -9,7 +9,6 @@ import { BankTransactionEntity } from '../bank/bank-transaction.entity';
 import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { PaymentsPayerData } from '../payer-data/payer-data.cipher';
 import { OpenReferenceEntity } from '../references/open-reference.entity';
-import { OpenReferencesRepository } from '../references/open-references.repository';
 
 export type MatchOutcome = 'confirmed' | 'failed' | 'duplicate';
 
@@ -25,7 +24,6 @@ export class CreditMatcher {
     private readonly outbox: OutboxWriter,
     private readonly payerData: PaymentsPayerData,
     private readonly credits: BankTransactionsRepository,
-    private readonly references: OpenReferencesRepository,
   ) {}
 
   async apply(
@@ -55,9 +53,15 @@ export class CreditMatcher {
     const booked = credit.status === 'BOOKED';
     ref.status = booked ? 'MATCHED' : 'CLOSED';
     ref.matchedBankTransactionId = credit.id;
-    await this.references.recordMatch(manager, ref.reference, ref.status, credit.id, now);
-    await this.credits.markMatched(manager, credit.id, link, now);
+    await this.credits.markMatched(
+      manager,
+      credit.id,
+      link,
+      { referenceStatus: ref.status, payerNameCheck: credit.payerNameCheck },
+      now,
+    );
     credit.matchStatus = 'MATCHED';
+    credit.suspenseReason = null;
 
     if (booked) {
       await this.outbox.append(manager, {

@@ -12,6 +12,7 @@ import { KycHoldersRepository } from '../payer-names/kyc-holders.repository';
 import { checkPayerName } from '../payer-names/payer-name-check';
 import { MerchantPolicies } from '../policies/merchant-policies';
 import { CreditMatcher } from './credit-matcher';
+import { SettlementContext } from './settlement-context';
 
 // What a statement credit does with the order reference it names: pays it, or waits in suspense
 // with the reason (order finished or expired, amount policy, payer name policy). Called under the
@@ -28,18 +29,29 @@ export class StatementCreditSettler {
     private readonly credits: BankTransactionsRepository,
   ) {}
 
+  // context: the policies and holder name when the caller read them with the reference; else read here.
   async settle(
     manager: EntityManager,
     credit: BankTransactionEntity,
     ref: OpenReferenceEntity,
+    context?: SettlementContext,
   ): Promise<'matched' | 'suspense'> {
     if (ref.status !== 'OPEN') {
       await this.matcher.apply(manager, credit, ref); // recorded as DUPLICATE / ORDER_EXPIRED, in suspense
       return 'suspense';
     }
     const hold = (suspenseReason: string) =>
-      this.credits.holdInSuspense(manager, credit.id, ref.reference, suspenseReason, new Date());
-    const policy = await this.policies.get(ref.merchantId, manager);
+      this.credits.holdInSuspense(
+        manager,
+        credit.id,
+        ref.reference,
+        suspenseReason,
+        credit.payerNameCheck,
+        new Date(),
+      );
+    const policy = context
+      ? this.policies.of(ref.merchantId, context.policy)
+      : await this.policies.get(ref.merchantId, manager);
     const decision = decideAmount({
       policy: policy.amountPolicy,
       tolerancePercent: this.config.tolerancePercent,
@@ -53,21 +65,20 @@ export class StatementCreditSettler {
       return 'suspense';
     }
     const name = await checkPayerName(
-      (kycUserUuid) => this.holders.findSealedName(manager, kycUserUuid),
+      async (kycUserUuid) =>
+        context ? context.sealedHolderName : this.holders.findSealedName(manager, kycUserUuid),
       this.payerData,
       policy.payerNamePolicy,
       this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName),
       ref.kycUserUuid,
     );
-    if (name.check) await this.credits.recordPayerNameCheck(manager, credit.id, name.check);
+    // written with the hold or the match below, not by a statement of its own
+    if (name.check) credit.payerNameCheck = name.check;
     if (name.holds) {
       await hold(name.reason ?? 'PAYER_NAME_MISMATCH');
       return 'suspense';
     }
-    if (credit.suspenseReason !== null) {
-      await this.credits.clearSuspenseReason(manager, credit.id);
-      credit.suspenseReason = null;
-    }
+    // the match takes the credit out of suspense
     const outcome = await this.matcher.apply(manager, credit, ref, decision.payedAmount);
     return outcome === 'confirmed' ? 'matched' : 'suspense';
   }

@@ -38,6 +38,11 @@ export class MerchantPolicies {
     return this.present(merchantId, await this.repository.find(manager, merchantId));
   }
 
+  // The policy of a stored row read elsewhere (undefined: none stored, the defaults apply).
+  of(merchantId: string, row: MerchantPolicyRow | undefined): MerchantPaymentPolicy {
+    return this.present(merchantId, row);
+  }
+
   async set(merchantId: string, change: PolicyChange, actor: AdminActor): Promise<MerchantPaymentPolicy> {
     return this.dataSource.transaction(async (manager) => {
       const before = await this.get(merchantId, manager);

@@ -6,7 +6,8 @@ import { queryRows } from '@onramp/persistence';
 import { BANK_TRANSACTIONS, OPEN_REFERENCES } from '../persistence/payments-tables';
 import { OpenReferenceEntity } from './open-reference.entity';
 
-const COLUMNS = `reference, order_uuid AS "orderUuid", merchant_id AS "merchantId", amount, currency,
+// Also read with a credit's insert (BankTransactionsRepository.insertAndLockMerchantReferences).
+export const OPEN_REFERENCE_COLUMNS = `reference, order_uuid AS "orderUuid", merchant_id AS "merchantId", amount, currency,
   kyc_user_uuid AS "kycUserUuid", recipient_address AS "recipientAddress", status,
   matched_bank_transaction_id AS "matchedBankTransactionId", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
@@ -30,18 +31,20 @@ export class OpenReferencesRepository {
   // the other: the credit would stay UNMATCHED forever. Both sides first take a transaction-scoped
   // advisory lock per reference (sorted, so two credits never deadlock), then re-read.
   async lockKeys(db: EntityManager, references: string[]): Promise<void> {
-    for (const reference of [...new Set(references)].sort()) {
-      await db.query(`SELECT pg_advisory_xact_lock(hashtext('payments.reference'), hashtext($1))`, [
-        reference,
-      ]);
-    }
+    const keys = [...new Set(references)].sort();
+    if (keys.length === 0) return;
+    // one statement for every key, taken in the array's order (unnest yields its rows in order)
+    await db.query(
+      `SELECT pg_advisory_xact_lock(hashtext('payments.reference'), hashtext(k)) FROM unnest($1::text[]) AS k`,
+      [keys],
+    );
   }
 
   // The row lock makes two simultaneous credits for one reference take turns: the second sees MATCHED.
   async findForUpdate(db: EntityManager, reference: string): Promise<OpenReferenceEntity | undefined> {
     const [row] = await queryRows<OpenReferenceEntity>(
       db,
-      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE reference = $1 FOR UPDATE`,
+      `SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES} WHERE reference = $1 FOR UPDATE`,
       [reference],
     );
     return row;
@@ -52,22 +55,8 @@ export class OpenReferencesRepository {
     if (references.length === 0) return [];
     return queryRows<OpenReferenceEntity>(
       db,
-      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE reference = ANY($1) FOR UPDATE`,
+      `SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES} WHERE reference = ANY($1) FOR UPDATE`,
       [references],
-    );
-  }
-
-  // A sandbox credit is the merchant's own: only that merchant's references.
-  async findMerchantsForUpdate(
-    db: EntityManager,
-    merchantId: string,
-    references: string[],
-  ): Promise<OpenReferenceEntity[]> {
-    if (references.length === 0) return [];
-    return queryRows<OpenReferenceEntity>(
-      db,
-      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE merchant_id = $1 AND reference = ANY($2) FOR UPDATE`,
-      [merchantId, references],
     );
   }
 
@@ -124,24 +113,10 @@ export class OpenReferencesRepository {
     return inserted.length > 0;
   }
 
-  // The credit that took the reference: MATCHED when it was booked, CLOSED when the bank rejected it.
-  async recordMatch(
-    db: EntityManager,
-    reference: string,
-    status: 'MATCHED' | 'CLOSED',
-    bankTransactionId: string,
-    at: Date,
-  ): Promise<void> {
-    await db.query(
-      `UPDATE ${OPEN_REFERENCES} SET status = $2, matched_bank_transaction_id = $3, updated_at = $4 WHERE reference = $1`,
-      [reference, status, bankTransactionId, at],
-    );
-  }
-
   async findByOrder(db: EntityManager, orderUuid: string): Promise<OpenReferenceEntity | undefined> {
     const [row] = await queryRows<OpenReferenceEntity>(
       db,
-      `SELECT ${COLUMNS} FROM ${OPEN_REFERENCES} WHERE order_uuid = $1 LIMIT 1`,
+      `SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES} WHERE order_uuid = $1 LIMIT 1`,
       [orderUuid],
     );
     return row;

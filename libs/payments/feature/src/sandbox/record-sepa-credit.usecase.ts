@@ -72,16 +72,18 @@ export class RecordSepaCreditUseCase {
 
     const outcome = await this.dataSource.transaction(
       async (manager): Promise<MatchOutcome | 'unmatched' | 'held'> => {
+        // the locks in a statement of their own: the next one then reads what committed before them
         await this.references.lockKeys(manager, candidates);
-        await this.credits.insert(manager, credit);
-        const ref = pickReference(
-          await this.references.findMerchantsForUpdate(manager, input.merchantId, candidates),
+        const found = await this.credits.insertAndLockMerchantReferences(manager, credit, candidates);
+        const picked = pickReference(
+          found.map((f) => f.ref),
           candidates,
         );
-        if (!ref) return 'unmatched';
+        if (!picked) return 'unmatched';
+        const { ref, context } = found.find((f) => f.ref === picked) as (typeof found)[number];
         // a booked credit meets the same amount and payer name policies as a statement credit
         if (credit.status === 'BOOKED' && ref.status === 'OPEN')
-          return (await this.settler.settle(manager, credit, ref)) === 'matched' ? 'confirmed' : 'held';
+          return (await this.settler.settle(manager, credit, ref, context)) === 'matched' ? 'confirmed' : 'held';
         return this.matcher.apply(manager, credit, ref);
       },
     );

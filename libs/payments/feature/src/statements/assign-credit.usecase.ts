@@ -54,8 +54,7 @@ export class AssignCreditUseCase {
           `a credit above ORDER_MAX_AMOUNT (${this.config.maxAmount} EUR) never pays an order; return it`,
         );
       }
-      await this.credits.clearSuspenseReason(manager, credit.id);
-      credit.suspenseReason = null;
+      // the match takes the credit out of suspense
       const outcome = await this.matcher.apply(manager, credit, locked, credit.amount);
       if (outcome !== 'confirmed') throw conflict('the credit could not pay the order');
       await recordAdminAction(manager, PAYMENTS_SCHEMA, actor, {
