@@ -5,7 +5,7 @@ import { FxQuote, quote } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { FX_RATE_PROVIDER, FxRateProvider } from './fx-rate.provider';
-import { recordFxQuote } from './fx-quotes.repository';
+import { FxQuoteRow, recordFxQuote } from './fx-quotes.repository';
 
 // Prices a payout with the provider's current rate and our fee; a rate past its max age throws
 // StaleFxRateError (it is never used).
@@ -36,6 +36,11 @@ export class FxQuoteService {
     payedAmount: string,
     q: FxQuote & { source: string },
   ): Promise<void> {
-    await recordFxQuote(manager, { orderUuid, payedAmount, fee: this.config.fxFee, quote: q });
+    await recordFxQuote(manager, this.auditRow(orderUuid, payedAmount, q));
+  }
+
+  // The audit row of a quote, for a caller that writes it in a statement of its own.
+  auditRow(orderUuid: string, payedAmount: string, q: FxQuote & { source: string }): FxQuoteRow {
+    return { orderUuid, payedAmount, fee: this.config.fxFee, quote: q };
   }
 }

@@ -24,10 +24,10 @@ describe('PaymentConfirmedHandler', () => {
     const params: unknown[][] = [];
     const manager = {
       query: (sql: string, values: unknown[]) => {
-        // the order's payment lock and its reversal check find nothing to stop the settlement
+        // the order's payment lock; then the statement whose reversal check finds nothing to stop the settlement
         if (!sql.includes('INSERT INTO "settlement"."settlements"')) return Promise.resolve([]);
         params.push(values);
-        return Promise.resolve([{ order_uuid: 'o' }]);
+        return Promise.resolve([{ outcome: null, reason: null, inserted: true }]);
       },
     } as unknown as EntityManager;
     const fx = {
@@ -51,7 +51,7 @@ describe('PaymentConfirmedHandler', () => {
       handler.handle(event, manager),
     );
 
-    const stored = params[0].at(-1) as string;
+    const stored = params[0][12] as string; // traceparent
     expect(stored.split('-')[1]).toBe('4bf92f3577b34da6a3ce929d0e0e4736'); // same trace, the consumer's span
     expect(stored).not.toBe(incoming);
   });

@@ -8,7 +8,7 @@ import { currentTraceparent } from '@onramp/observability';
 import { FxQuote, StaleFxRateError } from '@onramp/settlement-domain';
 
 import { FxQuoteService } from '../fx/fx-quote.service';
-import { insertPendingSettlement } from '../settlements/settlement.repository';
+import { insertPendingUnlessReversed } from '../settlements/settlement.repository';
 import { lockOrderPayment, reversalOf } from './payment-reversals.repository';
 
 // payment.confirmed -> one PENDING settlement per order, priced at the current rate. The order
@@ -32,41 +32,48 @@ export class PaymentConfirmedHandler implements OnModuleInit {
     manager: EntityManager,
   ): Promise<void> {
     const d = event.data;
+    // In a statement of its own, before the one that reads the reversal (see insertPendingUnlessReversed).
     await lockOrderPayment(manager, d.orderUuid);
-    const reversed = await reversalOf(manager, d.orderUuid);
-    if (reversed) {
-      // the bank took the money back before this confirmation got here: nothing to pay out
-      this.log.warn(
-        `order ${d.orderUuid}: payment.confirmed ignored, the payment was reversed (${reversed.reason})`,
-      );
-      return;
-    }
     let q: (FxQuote & { source: string }) | undefined;
     try {
       q = await this.fx.quote(d.payedAmount);
     } catch (err) {
-      if (!(err instanceof StaleFxRateError)) throw err;
+      if (!(err instanceof StaleFxRateError)) {
+        // a reversed payment needs no price: ignored as below, whatever the rate source says
+        const reversed = await reversalOf(manager, d.orderUuid);
+        if (reversed) return this.ignoreReversed(d.orderUuid, reversed.reason);
+        throw err;
+      }
       // Never priced with a stale rate, never dropped: the worker prices it once a fresh rate exists.
       this.log.warn(`order ${d.orderUuid}: ${err.message}; settlement stored unpriced`);
     }
-    const inserted = await insertPendingSettlement(manager, {
-      orderUuid: d.orderUuid,
-      merchantId: event.merchantId,
-      bankTransactionId: d.bankTransactionId,
-      reference: d.reference,
-      recipientAddress: getAddress(d.recipientAddress.toLowerCase()),
-      payedAmount: d.payedAmount,
-      payerAccountHolderName: d.payerAccountHolderName,
-      quote: q,
-      // the consumer handles the event in a span of its trace: the worker continues it later
-      traceparent: currentTraceparent() ?? null,
-    });
+    // The reversal check, the settlement and the quote's audit row in one round trip.
+    const { reversal, inserted } = await insertPendingUnlessReversed(
+      manager,
+      {
+        orderUuid: d.orderUuid,
+        merchantId: event.merchantId,
+        bankTransactionId: d.bankTransactionId,
+        reference: d.reference,
+        recipientAddress: getAddress(d.recipientAddress.toLowerCase()),
+        payedAmount: d.payedAmount,
+        payerAccountHolderName: d.payerAccountHolderName,
+        quote: q,
+        // the consumer handles the event in a span of its trace: the worker continues it later
+        traceparent: currentTraceparent() ?? null,
+      },
+      q && this.fx.auditRow(d.orderUuid, d.payedAmount, q),
+    );
+    if (reversal) return this.ignoreReversed(d.orderUuid, reversal.reason);
     if (!inserted) {
       this.log.warn(
         `order ${d.orderUuid}: another payment.confirmed (bank transaction ${d.bankTransactionId}) ignored; one payout per order`,
       );
-      return;
     }
-    if (q) await this.fx.log(manager, d.orderUuid, d.payedAmount, q);
+  }
+
+  // The bank took the money back before this confirmation got here: nothing to pay out.
+  private ignoreReversed(orderUuid: string, reason: string): void {
+    this.log.warn(`order ${orderUuid}: payment.confirmed ignored, the payment was reversed (${reason})`);
   }
 }

@@ -64,13 +64,6 @@ export async function transactionsOfMany(
   return byOrder;
 }
 
-export async function markSent(manager: EntityManager, txHash: string): Promise<void> {
-  await manager.query(
-    `UPDATE ${TRANSACTIONS} SET first_sent_at = COALESCE(first_sent_at, now()) WHERE tx_hash = $1`,
-    [txHash],
-  );
-}
-
 // Transactions that replaced an earlier one of the same settlement (same nonce, higher fees or gas).
 export async function countReplacements(manager: EntityManager): Promise<number> {
   const [row] = await manager.query<Array<{ replacements: number }>>(

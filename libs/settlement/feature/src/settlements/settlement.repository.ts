@@ -4,6 +4,8 @@ import { queryRows } from '@onramp/persistence';
 import { FxQuote, retryDelayMs, SettlementState } from '@onramp/settlement-domain';
 
 import { SETTLEMENT_SCHEMA } from '../config';
+import { FX_QUOTE_COLUMNS, FX_QUOTES, FxQuoteRow, fxQuoteValues } from '../fx/fx-quotes.repository';
+import type { ReversalOutcome } from '../payments/payment-reversals.repository';
 
 import { SettlementEntity } from './settlement.entity';
 import { SignerEntity } from './signer.entity';
@@ -11,6 +13,7 @@ import { SignerEntity } from './signer.entity';
 // The tables, schema-qualified through SETTLEMENT_SCHEMA.
 const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
 const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
+const REVERSALS = `"${SETTLEMENT_SCHEMA}"."payment_reversals"`;
 
 // A settlement row as the entity (NUMERIC and BIGINT as strings).
 const COLUMNS = `s.order_uuid AS "orderUuid", s.merchant_id AS "merchantId", s.bank_transaction_id AS "bankTransactionId",
@@ -121,46 +124,30 @@ export async function lockSigner(
   return created;
 }
 
-// The signer's counter after a signing pass: the next nonce it will hand out.
-export async function advanceSignerNonce(
-  manager: EntityManager,
-  address: string,
-  nextNonce: bigint,
-): Promise<void> {
-  await manager.query(`UPDATE ${SIGNERS} SET next_nonce = $2, updated_at = $3 WHERE address = $1`, [
-    address,
-    nextNonce.toString(),
-    new Date(),
-  ]);
-}
-
-// Tokens (base units) and transactions already signed by this wallet but not yet final: the
-// balance must cover them too before another transfer is signed.
-export async function inFlightOf(
-  manager: EntityManager,
-  signerAddress: string,
-): Promise<{ baseUnits: bigint; count: bigint }> {
-  const [row]: { units: string; n: string }[] = await manager.query(
-    `SELECT COALESCE(SUM(token_base_units), 0)::text AS units, COUNT(*)::text AS n
-     FROM ${SETTLEMENTS} WHERE signer_address = $1 AND state IN ('SIGNED', 'BROADCAST')`,
-    [signerAddress],
-  );
-  return { baseUnits: BigInt(row.units), count: BigInt(row.n) };
-}
-
-// USDC base units this wallet signed for in the last `windowMs` (payouts that may still land or
-// have landed; a transfer that reverted on chain counts too: the cap limits what we sign).
-export async function signedInWindow(
+// What this wallet has committed, in one read: the tokens (base units) and transactions signed but
+// not yet final (the balance must cover them too before another transfer is signed), and the tokens
+// signed for in the last `windowMs` (payouts that may still land or have landed; a transfer that
+// reverted on chain counts too: the cap limits what we sign).
+export async function walletCommitments(
   manager: EntityManager,
   signerAddress: string,
   windowMs: number,
-): Promise<bigint> {
-  const [row]: { units: string }[] = await manager.query(
-    `SELECT COALESCE(SUM(token_base_units), 0)::text AS units FROM ${SETTLEMENTS}
-     WHERE signer_address = $1 AND signed_at > now() - ($2::int * interval '1 millisecond')`,
+): Promise<{ inFlight: { baseUnits: bigint; count: bigint }; signedInWindow: bigint }> {
+  const [row] = await queryRows<{ units: string; n: string; window: string }>(
+    manager,
+    `SELECT COALESCE(SUM(token_base_units) FILTER (WHERE state IN ('SIGNED', 'BROADCAST')), 0)::text AS units,
+       COUNT(*) FILTER (WHERE state IN ('SIGNED', 'BROADCAST'))::text AS n,
+       COALESCE(SUM(token_base_units) FILTER (WHERE signed_at > now() - ($2::int * interval '1 millisecond')), 0)::text
+         AS window
+     FROM ${SETTLEMENTS}
+     WHERE signer_address = $1
+       AND (state IN ('SIGNED', 'BROADCAST') OR signed_at > now() - ($2::int * interval '1 millisecond'))`,
     [signerAddress, windowMs],
   );
-  return BigInt(row.units);
+  return {
+    inFlight: { baseUnits: BigInt(row?.units ?? 0), count: BigInt(row?.n ?? 0) },
+    signedInWindow: BigInt(row?.window ?? 0),
+  };
 }
 
 // PENDING -> HELD (or HELD stays HELD), unsigned: no nonce is taken. Looked at again after
@@ -190,17 +177,42 @@ export interface NewSettlement {
   traceparent: string | null;
 }
 
-// One PENDING settlement per order: the order uuid is the primary key, so a second insert for the
-// same order inserts nothing. Answers whether this call created it.
-export async function insertPendingSettlement(manager: EntityManager, s: NewSettlement): Promise<boolean> {
+// One PENDING settlement per order, unless the order's payment was reversed: the order uuid is the
+// primary key, so a second insert for the same order inserts nothing. With `fxAudit`, the quote's
+// audit row is written too, only if the settlement was. One statement (call it under
+// lockOrderPayment, in a statement of its own before this one, so this one's snapshot sees any
+// reversal committed while the lock was awaited). Answers the reversal found, if any, and whether
+// this call created the settlement.
+export async function insertPendingUnlessReversed(
+  manager: EntityManager,
+  s: NewSettlement,
+  fxAudit: FxQuoteRow | undefined,
+): Promise<{ reversal?: { outcome: ReversalOutcome; reason: string }; inserted: boolean }> {
   const q = s.quote;
-  const inserted: unknown[] = await manager.query(
-    `INSERT INTO ${SETTLEMENTS}
-       (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
-        fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13)
-     ON CONFLICT (order_uuid) DO NOTHING
-     RETURNING order_uuid`,
+  const fx = fxAudit ? fxQuoteValues(fxAudit) : Array.from({ length: 8 }, () => null);
+  const [row] = await queryRows<{
+    outcome: ReversalOutcome | null;
+    reason: string | null;
+    inserted: boolean;
+  }>(
+    manager,
+    `WITH reversal AS (
+       SELECT outcome, reason FROM ${REVERSALS} WHERE order_uuid = $1
+     ), inserted AS (
+       INSERT INTO ${SETTLEMENTS}
+         (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
+          fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13
+       WHERE NOT EXISTS (SELECT 1 FROM reversal)
+       ON CONFLICT (order_uuid) DO NOTHING
+       RETURNING order_uuid
+     ), audited AS (
+       INSERT INTO ${FX_QUOTES} (${FX_QUOTE_COLUMNS})
+       SELECT $14::uuid, $15::text, $16::numeric, $17::numeric, $18::numeric, $19::timestamptz, $20::numeric, $21::numeric
+       FROM inserted WHERE $14::uuid IS NOT NULL
+     )
+     SELECT (SELECT outcome FROM reversal) AS outcome, (SELECT reason FROM reversal) AS reason,
+       EXISTS (SELECT 1 FROM inserted) AS inserted`,
     [
       s.orderUuid,
       s.merchantId,
@@ -215,9 +227,13 @@ export async function insertPendingSettlement(manager: EntityManager, s: NewSett
       q?.sentTokenAmount ?? null,
       q?.baseUnits.toString() ?? null,
       s.traceparent,
+      ...fx,
     ],
   );
-  return inserted.length > 0;
+  return {
+    reversal: row?.outcome ? { outcome: row.outcome, reason: row.reason ?? '' } : undefined,
+    inserted: row?.inserted ?? false,
+  };
 }
 
 // The order's settlement state, its row locked until the transaction ends (waiting, not skipping:
@@ -369,34 +385,6 @@ export async function failUnsignedSettlement(
   );
 }
 
-// `from` (PENDING, or HELD when released) -> SIGNED with its nonce and bytes, due for sending now.
-export async function markSigned(
-  manager: EntityManager,
-  orderUuid: string,
-  from: SettlementState,
-  signed: { signerAddress: string; nonce: bigint; rawTx: string; txHash: string; at: Date },
-): Promise<void> {
-  await manager.query(
-    `UPDATE ${SETTLEMENTS} SET state = 'SIGNED', signer_address = $3, nonce = $4, raw_tx = $5, tx_hash = $6,
-       last_error = NULL, attempts = 0, next_attempt_at = $7, signed_at = $7, updated_at = $7
-     WHERE order_uuid = $1 AND state = $2`,
-    [orderUuid, from, signed.signerAddress, signed.nonce.toString(), signed.rawTx, signed.txHash, signed.at],
-  );
-}
-
-// A node took the current transaction: BROADCAST (state is SIGNED's successor or BROADCAST again).
-export async function markBroadcast(
-  manager: EntityManager,
-  orderUuid: string,
-  state: SettlementState,
-): Promise<void> {
-  await manager.query(
-    `UPDATE ${SETTLEMENTS} SET state = $2, broadcast_at = $3, last_error = NULL, attempts = 0, updated_at = $4
-     WHERE order_uuid = $1`,
-    [orderUuid, state, new Date(), new Date()],
-  );
-}
-
 // A successor of the current transaction (same nonce) is stored: it is the current one now, due
 // for sending.
 export async function replaceCurrentTransaction(
@@ -422,21 +410,6 @@ export async function recordMined(
     `UPDATE ${SETTLEMENTS} SET state = $2, tx_hash = $3, raw_tx = $4, block_number = $5, updated_at = $6
      WHERE order_uuid = $1`,
     [orderUuid, state, mined.txHash, mined.rawTx, String(mined.blockNumber), new Date()],
-  );
-}
-
-// SIGNED or BROADCAST -> CONFIRMED | FAILED, with the transaction that was mined.
-export async function recordOutcome(
-  manager: EntityManager,
-  orderUuid: string,
-  outcome: 'CONFIRMED' | 'FAILED',
-  mined: { txHash: string; rawTx: string; blockNumber: number; lastError: string | null },
-): Promise<void> {
-  await manager.query(
-    `UPDATE ${SETTLEMENTS} SET state = $2, tx_hash = $3, raw_tx = $4, block_number = $5, last_error = $6,
-       updated_at = $7
-     WHERE order_uuid = $1 AND state IN ('SIGNED', 'BROADCAST')`,
-    [orderUuid, outcome, mined.txHash, mined.rawTx, String(mined.blockNumber), mined.lastError, new Date()],
   );
 }
 

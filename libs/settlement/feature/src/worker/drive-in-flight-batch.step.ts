@@ -7,12 +7,13 @@ import { ChainClient, ChainReceipt } from '../chain/chain.client';
 import { Finality } from '../chain/finality';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
-import { markSent, transactionsOfMany } from '../settlements/settlement-transaction.repository';
+import { markSentAndBroadcast } from '../settlements/settlement-batch.repository';
+import { transactionsOfMany } from '../settlements/settlement-transaction.repository';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import { lockDue, markBroadcast } from '../settlements/settlement.repository';
+import { lockDue } from '../settlements/settlement.repository';
 import { crashPoint } from './crash-point';
 import { REBROADCAST_AFTER_MS } from './drive-in-flight.step';
-import { SettlementFinalizer } from './settlement-finalizer.service';
+import { Finalization, SettlementFinalizer } from './settlement-finalizer.service';
 
 export interface InFlightBatchResult {
   sent: number; // never-sent transactions the node took
@@ -98,15 +99,13 @@ export class DriveInFlightBatchStep {
       sent.push(item);
     }
     if (sent.length > 0) crashPoint('after-broadcast', this.config.crashPoints);
+    for (const { s } of sent) if (s.state === 'SIGNED') assertTransition(s.state, 'BROADCAST');
+    await markSentAndBroadcast(
+      manager,
+      sent.map(({ s, current }) => ({ orderUuid: s.orderUuid, txHash: current.txHash })),
+    );
     for (const { s, current } of sent) {
       this.log.log(`order ${s.orderUuid}: broadcast ${current.txHash} (nonce ${current.nonce})`);
-      await markSent(manager, current.txHash);
-      let state: SettlementState = s.state;
-      if (state === 'SIGNED') {
-        assertTransition(state, 'BROADCAST');
-        state = 'BROADCAST';
-      }
-      await markBroadcast(manager, s.orderUuid, state);
       result.sent++;
       result.handled.add(s.orderUuid);
     }
@@ -119,6 +118,7 @@ export class DriveInFlightBatchStep {
     result: InFlightBatchResult,
   ): Promise<void> {
     const finalHeight = await this.finality.finalHeight();
+    const final: Finalization[] = [];
     for (const { s, receipt } of mined) {
       // Not final yet: the one-by-one step records the block and waits.
       if (receipt.blockNumber > finalHeight) continue;
@@ -131,7 +131,11 @@ export class DriveInFlightBatchStep {
       }
       const outcome = outcomeOfReceipt(receipt.status);
       assertTransition(state, outcome);
-      await this.finalizer.finalize(manager, s, outcome, receipt, tx);
+      final.push({ s, outcome, receipt, mined: tx });
+    }
+    // every outcome and its event in one statement
+    await this.finalizer.finalizeAll(manager, final);
+    for (const { s } of final) {
       result.finalized++;
       result.handled.add(s.orderUuid);
     }

@@ -16,14 +16,10 @@ import { ChainClient, ChainReceipt } from '../chain/chain.client';
 import { Finality } from '../chain/finality';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
-import { markSent, transactionsOf } from '../settlements/settlement-transaction.repository';
+import { markSentAndBroadcast } from '../settlements/settlement-batch.repository';
+import { transactionsOf } from '../settlements/settlement-transaction.repository';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import {
-  deferSettlement,
-  lockNextDue,
-  markBroadcast,
-  recordMined,
-} from '../settlements/settlement.repository';
+import { deferSettlement, lockNextDue, recordMined } from '../settlements/settlement.repository';
 import { TransferSigner } from '../chain/transfer-signer';
 import { SettlementFinalizer } from './settlement-finalizer.service';
 import { OnPicked, StepResult } from './step-result';
@@ -85,12 +81,11 @@ export class DriveInFlightStep {
         if (sent.kind === 'gas-refused')
           return this.replacer.resign(manager, signer, s, current, sent.rejection);
         receipt = sent.receipt;
-        await markSent(manager, current.txHash);
         if (state === 'SIGNED') {
           assertTransition(state, 'BROADCAST');
           state = 'BROADCAST';
         }
-        await markBroadcast(manager, s.orderUuid, state);
+        await markSentAndBroadcast(manager, [{ orderUuid: s.orderUuid, txHash: current.txHash }]);
       } else if (!receipt && isStuck(current.firstSentAt, new Date(), this.config.stuckAfterMs)) {
         return this.replacer.replace(manager, signer, s, current);
       }

@@ -10,14 +10,17 @@ import { SettlementFinalizer } from './settlement-finalizer.service';
 
 describe('SettlementFinalizer', () => {
   it("publishes transfer.* in the trace stored on the settlement (the payment's), not a new one", async () => {
+    // the events go into the outbox in the statement that records the outcomes: what it is given
     const appended: { traceparent?: string; type: string }[] = [];
     const outbox = {
-      append: (_m: EntityManager, event: { traceparent?: string; type: string }) => {
+      table: '"settlement"."outbox"',
+      prepare: (event: { traceparent?: string; type: string }) => {
         appended.push(event);
-        return Promise.resolve();
+        return { values: ['id', event.type, 'o', '{}', '{}'] };
       },
     } as unknown as OutboxWriter;
-    const manager = { query: () => Promise.resolve([[], 1]) } as unknown as EntityManager;
+    // the statement writes one event per settlement it moved
+    const manager = { query: () => Promise.resolve([{ key: 'o' }]) } as unknown as EntityManager;
     const finalizer = new SettlementFinalizer(outbox, { chainId: 31337 } as ChainSettlementConfig);
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const s = {

@@ -2,16 +2,24 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { OutboxWriter } from '@onramp/messaging';
+import { AppendEvent, OutboxWriter } from '@onramp/messaging';
 import { normalizeDecimal } from '@onramp/money';
 
 import { ChainReceipt } from '../chain/chain.client';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import { failUnsignedSettlement, recordOutcome } from '../settlements/settlement.repository';
+import { OutcomeRow, recordOutcomes } from '../settlements/settlement-batch.repository';
+import { failUnsignedSettlement } from '../settlements/settlement.repository';
 
 export const TRANSFER_REVERTED_REASON = 'on-chain USDC transfer reverted';
+
+export interface Finalization {
+  s: SettlementEntity;
+  outcome: 'CONFIRMED' | 'FAILED';
+  receipt: ChainReceipt;
+  mined: SettlementTransactionEntity; // whichever of the settlement's transactions was mined
+}
 
 // BROADCAST -> CONFIRMED | FAILED from the receipt of whichever of the settlement's transactions
 // was mined; that transaction's hash is the one recorded and reported. The terminal state and
@@ -51,36 +59,54 @@ export class SettlementFinalizer {
     receipt: ChainReceipt,
     mined: SettlementTransactionEntity,
   ): Promise<void> {
-    const txHash = mined.txHash;
-    await recordOutcome(manager, s.orderUuid, outcome, {
-      txHash,
-      rawTx: mined.rawTx,
-      blockNumber: receipt.blockNumber,
-      lastError: outcome === 'FAILED' ? TRANSFER_REVERTED_REASON : null,
+    await this.finalizeAll(manager, [{ s, outcome, receipt, mined }]);
+  }
+
+  // Many settlements at once: every outcome and its transfer.* event in one statement.
+  async finalizeAll(manager: EntityManager, settlements: Finalization[]): Promise<void> {
+    const rows = settlements.map(({ s, outcome, receipt, mined }): OutcomeRow => {
+      const lastError = outcome === 'FAILED' ? TRANSFER_REVERTED_REASON : null;
+      if (outcome === 'FAILED')
+        this.log.warn(`order ${s.orderUuid}: transfer ${mined.txHash} reverted on chain`);
+      else
+        this.log.log(
+          `order ${s.orderUuid}: transfer ${mined.txHash} confirmed in block ${receipt.blockNumber}`,
+        );
+      return {
+        orderUuid: s.orderUuid,
+        outcome,
+        txHash: mined.txHash,
+        rawTx: mined.rawTx,
+        blockNumber: receipt.blockNumber,
+        lastError,
+        event: this.outbox.prepare(this.eventOf(s, outcome, mined.txHash)).values,
+      };
     });
+    await recordOutcomes(manager, this.outbox.table, rows);
+  }
+
+  private eventOf(
+    s: SettlementEntity,
+    outcome: 'CONFIRMED' | 'FAILED',
+    txHash: string,
+  ): AppendEvent<typeof Topics.TransferFailed> | AppendEvent<typeof Topics.TransferSucceeded> {
     const payedAmount = normalizeDecimal(s.payedAmount);
-    if (outcome === 'FAILED') {
-      this.log.warn(`order ${s.orderUuid}: transfer ${txHash} reverted on chain`);
-      await this.outbox.append(manager, {
+    // the order's trace, from payment.confirmed
+    const common = { key: s.orderUuid, merchantId: s.merchantId, traceparent: s.traceparent ?? undefined };
+    if (outcome === 'FAILED')
+      return {
+        ...common,
         type: Topics.TransferFailed,
-        key: s.orderUuid,
-        merchantId: s.merchantId,
-        traceparent: s.traceparent ?? undefined, // the order's trace, from payment.confirmed
         data: {
           orderUuid: s.orderUuid,
           transactionHash: txHash,
           payedAmount,
           reason: TRANSFER_REVERTED_REASON,
         },
-      });
-      return;
-    }
-    this.log.log(`order ${s.orderUuid}: transfer ${txHash} confirmed in block ${receipt.blockNumber}`);
-    await this.outbox.append(manager, {
+      };
+    return {
+      ...common,
       type: Topics.TransferSucceeded,
-      key: s.orderUuid,
-      merchantId: s.merchantId,
-      traceparent: s.traceparent ?? undefined,
       data: {
         orderUuid: s.orderUuid,
         transactionHash: txHash,
@@ -94,6 +120,6 @@ export class SettlementFinalizer {
         chainId: this.config.chainId,
         payerAccountHolderName: s.payerAccountHolderName,
       },
-    });
+    };
   }
 }

@@ -5,7 +5,6 @@ import { usdcToString } from '@onramp/money';
 import {
   assertTransition,
   capFees,
-  FeeParams,
   gasLimitFromEstimate,
   PAYOUT_CAP_WINDOW_MS,
   StaleFxRateError,
@@ -17,19 +16,16 @@ import { TransferSigner } from '../chain/transfer-signer';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { FxQuoteService } from '../fx/fx-quote.service';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import { recordSignedTransaction } from '../settlements/settlement-transaction.repository';
+import { SignedRow, storeSigned } from '../settlements/settlement-batch.repository';
 import {
-  advanceSignerNonce,
   deferSettlement,
   holdSettlement,
-  inFlightOf,
   lockDue,
   lockNextDue,
   lockSigner,
-  markSigned,
   recordQuote,
   returnHeldToPending,
-  signedInWindow,
+  walletCommitments,
 } from '../settlements/settlement.repository';
 import { SignerLeases } from '../signers/signer-leases';
 import { SettlementFinalizer } from './settlement-finalizer.service';
@@ -129,21 +125,20 @@ export class SignPendingStep {
       this.chain.nonce(address, 'pending'),
     );
     // Everything the chain has to say, asked at once (one batched JSON-RPC round trip), under the signer lock.
-    const [networkFees, chainPending, usdc, eth, inFlight, refusals, window] = await Promise.all([
+    const [networkFees, chainPending, usdc, eth, wallet, refusals] = await Promise.all([
       this.chain.fees(),
       this.chain.nonce(address, 'pending'),
       this.chain.usdcBalance(address),
       this.chain.ethBalance(address),
-      inFlightOf(manager, address),
+      walletCommitments(manager, address, PAYOUT_CAP_WINDOW_MS),
       this.screening.refusals(priced.map((s) => s.recipientAddress)),
-      signedInWindow(manager, address, PAYOUT_CAP_WINDOW_MS),
     ]);
     const fees = capFees(networkFees, this.config.maxFeeWei);
     // Our counter normally leads; if the wallet was used elsewhere, never reuse a nonce the chain has seen.
     const counter = BigInt(signerRow.nextNonce);
     let nonce = chainPending > counter ? chainPending : counter;
-    const committed = { ...inFlight };
-    let signedToday = window;
+    const committed = { ...wallet.inFlight };
+    let signedToday = wallet.signedInWindow;
     const toSign: ToSign[] = [];
     for (const s of priced) {
       const baseUnits = BigInt(s.tokenBaseUnits as string);
@@ -204,11 +199,21 @@ export class SignPendingStep {
         }),
       ),
     );
+    // Every transaction stored and its settlement SIGNED in one statement, before anything is sent.
+    const rows = toSign.map((t, i): SignedRow => {
+      if (t.s.state === 'HELD') assertTransition('HELD', 'PENDING'); // released: the window has room, or an operator
+      assertTransition('PENDING', 'SIGNED');
+      const signed = signatures[i] as { rawTx: string; txHash: string };
+      return { orderUuid: t.s.orderUuid, from: t.s.state as SignedRow['from'], nonce: t.nonce, ...signed };
+    });
+    await storeSigned(manager, { address, nextNonce: nonce }, fees, rows, new Date());
     for (const [i, t] of toSign.entries()) {
-      await this.store(manager, address, t, fees, signatures[i] as { rawTx: string; txHash: string });
-      result.signed.push(t.s.orderUuid);
+      const r = rows[i] as SignedRow;
+      this.log.log(
+        `order ${r.orderUuid}: signed ${usdcToString(t.baseUnits)} USDC transfer ${r.txHash} (nonce ${r.nonce})`,
+      );
+      result.signed.push(r.orderUuid);
     }
-    await advanceSignerNonce(manager, address, nonce);
     return result;
   }
 
@@ -230,36 +235,6 @@ export class SignPendingStep {
           `SETTLEMENT_GAS_CEILING ${this.config.gasCeiling}; not signed`,
       );
     return choice.gasLimit;
-  }
-
-  private async store(
-    manager: EntityManager,
-    address: string,
-    t: ToSign,
-    fees: FeeParams,
-    signed: { rawTx: string; txHash: string },
-  ): Promise<void> {
-    const { s, baseUnits, nonce } = t;
-    if (s.state === 'HELD') assertTransition('HELD', 'PENDING'); // released: the window has room, or an operator
-    assertTransition('PENDING', 'SIGNED');
-    await recordSignedTransaction(manager, {
-      orderUuid: s.orderUuid,
-      signerAddress: address,
-      nonce,
-      fees,
-      ...signed,
-    });
-    const now = new Date();
-    await markSigned(manager, s.orderUuid, s.state, {
-      signerAddress: address,
-      nonce,
-      rawTx: signed.rawTx,
-      txHash: signed.txHash,
-      at: now,
-    });
-    this.log.log(
-      `order ${s.orderUuid}: signed ${usdcToString(baseUnits)} USDC transfer ${signed.txHash} (nonce ${nonce})`,
-    );
   }
 
   // The rate was stale when the payment was confirmed: price it now, or keep waiting for a fresh rate.

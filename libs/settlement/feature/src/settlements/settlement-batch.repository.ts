@@ -1,0 +1,156 @@
+import { EntityManager } from 'typeorm';
+
+import { queryRows } from '@onramp/persistence';
+import { FeeParams } from '@onramp/settlement-domain';
+
+import { SETTLEMENT_SCHEMA } from '../config';
+
+// The worker's transitions of many settlements at once, each one statement for the whole batch
+// (one round trip instead of one or two per settlement), in the caller's transaction: the one that
+// holds the rows' locks from lockDue, so the rows, their stored bytes and their events commit
+// together. Each answers how many settlements it moved and throws if that is not all of them
+// (they are locked, so it cannot happen without a bug; the batch then rolls back whole).
+
+const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
+const TRANSACTIONS = `"${SETTLEMENT_SCHEMA}"."settlement_transactions"`;
+const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
+
+export interface SignedRow {
+  orderUuid: string;
+  from: 'PENDING' | 'HELD'; // HELD when released (the window has room, or an operator)
+  nonce: bigint;
+  rawTx: string;
+  txHash: string;
+}
+
+// `from` -> SIGNED for every row, each with its transaction stored: the bytes that may reach a node
+// are on record in the same statement that marks the settlement signed, due for sending now. The
+// signer's counter moves on to `nextNonce` in the same statement (the caller holds its row lock).
+export async function storeSigned(
+  manager: EntityManager,
+  signer: { address: string; nextNonce: bigint },
+  fees: FeeParams,
+  rows: SignedRow[],
+  at: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const [maxFee, priority, gasPrice] =
+    'gasPrice' in fees
+      ? [null, null, fees.gasPrice.toString()]
+      : [fees.maxFeePerGas.toString(), fees.maxPriorityFeePerGas.toString(), null];
+  const moved = await queryRows<{ order_uuid: string }>(
+    manager,
+    `WITH u AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[])
+         AS u(order_uuid, from_state, nonce, raw_tx, tx_hash)
+     ), stored AS (
+       INSERT INTO ${TRANSACTIONS}
+         (tx_hash, order_uuid, signer_address, nonce, raw_tx, max_fee_per_gas, max_priority_fee_per_gas, gas_price)
+       SELECT tx_hash, order_uuid, $6, nonce, raw_tx, $7::numeric, $8::numeric, $9::numeric FROM u
+     ), advanced AS (
+       UPDATE ${SIGNERS} SET next_nonce = $11, updated_at = $10 WHERE address = $6
+     )
+     UPDATE ${SETTLEMENTS} s SET state = 'SIGNED', signer_address = $6, nonce = u.nonce, raw_tx = u.raw_tx,
+       tx_hash = u.tx_hash, last_error = NULL, attempts = 0, next_attempt_at = $10, signed_at = $10, updated_at = $10
+     FROM u WHERE s.order_uuid = u.order_uuid AND s.state = u.from_state
+     RETURNING s.order_uuid`,
+    [
+      rows.map((r) => r.orderUuid),
+      rows.map((r) => r.from),
+      rows.map((r) => r.nonce.toString()),
+      rows.map((r) => r.rawTx),
+      rows.map((r) => r.txHash),
+      signer.address,
+      maxFee,
+      priority,
+      gasPrice,
+      at,
+      signer.nextNonce.toString(),
+    ],
+  );
+  expectAll('signed', rows.length, moved.length);
+}
+
+// A node took each settlement's current transaction: the transaction is marked sent (the first
+// time only) and the settlement BROADCAST (from SIGNED, or BROADCAST again after a rebroadcast).
+export async function markSentAndBroadcast(
+  manager: EntityManager,
+  sent: { orderUuid: string; txHash: string }[],
+): Promise<void> {
+  if (sent.length === 0) return;
+  const moved = await queryRows<{ order_uuid: string }>(
+    manager,
+    `WITH marked AS (
+       UPDATE ${TRANSACTIONS} SET first_sent_at = COALESCE(first_sent_at, now()) WHERE tx_hash = ANY($2::text[])
+     )
+     UPDATE ${SETTLEMENTS} SET state = 'BROADCAST', broadcast_at = $3, last_error = NULL, attempts = 0,
+       updated_at = $3
+     WHERE order_uuid = ANY($1::uuid[]) AND state IN ('SIGNED', 'BROADCAST')
+     RETURNING order_uuid`,
+    [sent.map((s) => s.orderUuid), sent.map((s) => s.txHash), new Date()],
+  );
+  expectAll('marked broadcast', sent.length, moved.length);
+}
+
+export interface OutcomeRow {
+  orderUuid: string;
+  outcome: 'CONFIRMED' | 'FAILED';
+  txHash: string; // the transaction that was mined
+  rawTx: string;
+  blockNumber: number;
+  lastError: string | null;
+  // its transfer.* event's outbox row: event_id, topic, key, envelope, headers (OutboxWriter.prepare)
+  event: readonly [string, string, string, string, string];
+}
+
+// SIGNED or BROADCAST -> CONFIRMED | FAILED for every row, with the mined transaction, and each
+// settlement's transfer.* event in `outboxTable`, written only for a row this statement moved.
+export async function recordOutcomes(
+  manager: EntityManager,
+  outboxTable: string,
+  rows: OutcomeRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const col = (i: number): string[] => rows.map((r) => r.event[i]);
+  const written = await queryRows<{ key: string }>(
+    manager,
+    `WITH u AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
+         AS u(order_uuid, outcome, tx_hash, raw_tx, block_number, last_error)
+     ), moved AS (
+       UPDATE ${SETTLEMENTS} s SET state = u.outcome, tx_hash = u.tx_hash, raw_tx = u.raw_tx,
+         block_number = u.block_number, last_error = u.last_error, updated_at = $7
+       FROM u WHERE s.order_uuid = u.order_uuid AND s.state IN ('SIGNED', 'BROADCAST')
+       RETURNING s.order_uuid
+     )
+     INSERT INTO ${outboxTable} (event_id, topic, key, envelope, headers)
+     SELECT e.event_id, e.topic, e.key, e.envelope, e.headers
+     FROM unnest($8::uuid[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[], $1::uuid[])
+       WITH ORDINALITY AS e(event_id, topic, key, envelope, headers, order_uuid, n)
+     WHERE e.order_uuid IN (SELECT order_uuid FROM moved)
+     ORDER BY e.n
+     RETURNING key`,
+    [
+      rows.map((r) => r.orderUuid),
+      rows.map((r) => r.outcome),
+      rows.map((r) => r.txHash),
+      rows.map((r) => r.rawTx),
+      rows.map((r) => String(r.blockNumber)),
+      rows.map((r) => r.lastError),
+      new Date(),
+      col(0),
+      col(1),
+      col(2),
+      col(3),
+      col(4),
+    ],
+  );
+  expectAll('finalized', rows.length, written.length);
+}
+
+function expectAll(what: string, expected: number, actual: number): void {
+  if (actual !== expected)
+    throw new Error(
+      `${what} ${actual} of ${expected} settlements: a row was not in the state its lock showed`,
+    );
+}
