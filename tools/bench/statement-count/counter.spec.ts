@@ -81,6 +81,7 @@ describe('StatementCounter', () => {
     );
     expect(r.statementsPerOperation).toBe(2);
     expect(r.top[0]).toMatchObject({ text: 'SELECT ?', count: 6, perOperation: 2 });
+    expect(r.perPool).toEqual({ a: 2 });
   });
 });
 

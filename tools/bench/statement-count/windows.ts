@@ -11,6 +11,7 @@ export interface WindowReport {
   statementsPerOperation: number;
   cpuMs: number;
   cpuMsPerOperation: number;
+  perPool: Record<string, number>; // statements per operation by application_name, most first
   top: (StatementCount & { perOperation: number })[];
 }
 
@@ -18,7 +19,7 @@ export interface CountWindow {
   end(operations: number): Promise<void>;
 }
 
-const TOP_IN_RESULTS = 40;
+const TOP_IN_RESULTS = 100;
 
 export function windowReport(
   w: { probe: string; label: string; operation: string; operations: number },
@@ -33,8 +34,17 @@ export function windowReport(
     statementsPerOperation: per(d.statements),
     cpuMs: d.cpuMs,
     cpuMsPerOperation: per(d.cpuMs),
+    perPool: perPool(d.byText, per),
     top: d.byText.slice(0, TOP_IN_RESULTS).map((s) => ({ ...s, perOperation: per(s.count) })),
   };
+}
+
+function perPool(byText: StatementCount[], per: (v: number) => number): Record<string, number> {
+  const totals = new Map<string, number>();
+  for (const s of byText) totals.set(s.app, (totals.get(s.app) ?? 0) + s.count);
+  return Object.fromEntries(
+    [...totals].sort((a, b) => b[1] - a[1]).map(([app, n]) => [app, Number(per(n).toFixed(2))]),
+  );
 }
 
 // The text printed after the bench's table: per window its totals and its `topN` statements.
@@ -54,7 +64,10 @@ export function formatWindows(reports: WindowReport[], topN = 12): string {
           (s) =>
             `  ${f(s.perOperation).padStart(per.length)} ${s.count.toString().padStart(7)}  ${s.app.replace(/^onramp-/, '').padEnd(12)} ${s.text.slice(0, 150)}`,
         );
-      return [head, `  ${per}   count  pool         statement`, ...lines].join('\n');
+      const pools = Object.entries(r.perPool)
+        .map(([app, n]) => `${app.replace(/^onramp-/, '')} ${f(n)}`)
+        .join(', ');
+      return [head, `  by pool: ${pools}`, `  ${per}   count  pool         statement`, ...lines].join('\n');
     })
     .join('\n\n');
 }
