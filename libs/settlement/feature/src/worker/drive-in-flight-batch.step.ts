@@ -21,6 +21,9 @@ export interface InFlightBatchResult {
   // Settlements this pass dealt with completely; the rest (a send the node refused, a receipt short
   // of confirmations, a rebroadcast or replacement that is due) go to DriveInFlightStep one by one.
   handled: Set<string>;
+  // It looked at every in-flight settlement due (fewer than its limit) and handled each of them, so
+  // the one-by-one step would find none.
+  complete: boolean;
 }
 
 // The common case of DriveInFlightStep for many settlements at once, in one transaction: the
@@ -44,9 +47,9 @@ export class DriveInFlightBatchStep {
   // The in-flight settlements of `signerAddress` (the signer this process holds the lease of).
   async runBatch(signerAddress: string, limit: number): Promise<InFlightBatchResult> {
     return this.dataSource.transaction(async (manager) => {
-      const result: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set() };
+      const result: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set(), complete: false };
       const rows = await lockDue(manager, ['SIGNED', 'BROADCAST'], new Set(), 'nonce', limit, signerAddress);
-      if (rows.length === 0) return result;
+      if (rows.length === 0) return { ...result, complete: true };
       const txsOf = await transactionsOfMany(
         manager,
         rows.map((s) => s.orderUuid),
@@ -75,6 +78,7 @@ export class DriveInFlightBatchStep {
         if (!rebroadcastDue && !isStuck(current.firstSentAt, new Date(), this.config.stuckAfterMs))
           result.handled.add(s.orderUuid);
       }
+      result.complete = rows.length < limit && result.handled.size === rows.length;
       return result;
     });
   }
