@@ -100,19 +100,6 @@ export class OpenReferencesRepository {
     return row.creditWaiting ? 'credit-waiting' : 'opened';
   }
 
-  // False when the reference is another order's.
-  async insertClosed(db: EntityManager, ref: OrderReference): Promise<boolean> {
-    const inserted = await queryRows(
-      db,
-      `INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
-       VALUES ($1, $2, $3, $4, $5, $6, 'CLOSED')
-       ON CONFLICT DO NOTHING
-       RETURNING order_uuid`,
-      [ref.reference, ref.orderUuid, ref.merchantId, ref.amount, ref.currency, ref.recipientAddress],
-    );
-    return inserted.length > 0;
-  }
-
   async findByOrder(db: EntityManager, orderUuid: string): Promise<OpenReferenceEntity | undefined> {
     const [row] = await queryRows<OpenReferenceEntity>(
       db,
@@ -122,11 +109,32 @@ export class OpenReferencesRepository {
     return row;
   }
 
-  async closeByOrder(db: EntityManager, orderUuid: string, at: Date): Promise<void> {
-    await db.query(`UPDATE ${OPEN_REFERENCES} SET status = 'CLOSED', updated_at = $2 WHERE order_uuid = $1`, [
-      orderUuid,
-      at,
-    ]);
+  // A finished order takes no more money: its reference becomes CLOSED (an EXPIRED one stays so),
+  // or, when order.completed/failed overtook order.created, a CLOSED row is written that
+  // order.created then leaves alone. 'taken' when the reference is another order's: nothing closed.
+  // One statement for the read, the update and the insert.
+  async closeForOrder(
+    db: EntityManager,
+    ref: OrderReference,
+    at: Date,
+  ): Promise<'closed' | 'inserted' | 'taken'> {
+    const [row] = await queryRows<{ known: boolean; inserted: boolean }>(
+      db,
+      `WITH known AS (SELECT 1 FROM ${OPEN_REFERENCES} WHERE order_uuid = $2),
+       closed AS (
+         UPDATE ${OPEN_REFERENCES} SET status = 'CLOSED', updated_at = $7
+         WHERE order_uuid = $2 AND status <> 'EXPIRED'),
+       inserted AS (
+         INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
+         SELECT $1::text, $2::uuid, $3::uuid, $4::numeric, $5::text, $6::text, 'CLOSED'
+         WHERE NOT EXISTS (SELECT 1 FROM known)
+         ON CONFLICT DO NOTHING
+         RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM known) AS known, EXISTS (SELECT 1 FROM inserted) AS inserted`,
+      [ref.reference, ref.orderUuid, ref.merchantId, ref.amount, ref.currency, ref.recipientAddress, at],
+    );
+    if (row?.known) return 'closed';
+    return row?.inserted ? 'inserted' : 'taken';
   }
 
   // OPEN references created at or before the cutoff, oldest first, locked; a row a credit being

@@ -92,21 +92,20 @@ export class OrderEventsHandler implements OnModuleInit {
     const { data, merchantId } = event;
     if (event.type === Topics.OrderFailed) await this.notePayoutStopped(manager, data.orderUuid);
     // An EXPIRED reference stays so: a late credit is then told apart from a second payment.
-    const known = await this.references.findByOrder(manager, data.orderUuid);
-    if (known) {
-      if (known.status !== 'EXPIRED') await this.references.closeByOrder(manager, data.orderUuid, new Date());
-      return;
-    }
     const reference = normalizeReference(data.reference);
-    const closed = await this.references.insertClosed(manager, {
-      reference,
-      orderUuid: data.orderUuid,
-      merchantId,
-      amount: data.amount,
-      currency: data.currency,
-      recipientAddress: data.recipientAddress,
-    });
-    if (!closed) {
+    const closed = await this.references.closeForOrder(
+      manager,
+      {
+        reference,
+        orderUuid: data.orderUuid,
+        merchantId,
+        amount: data.amount,
+        currency: data.currency,
+        recipientAddress: data.recipientAddress,
+      },
+      new Date(),
+    );
+    if (closed === 'taken') {
       this.log.error(
         `order ${data.orderUuid} ended, but its reference ${reference} belongs to another order; nothing closed`,
       );
