@@ -32,6 +32,9 @@ const SLOW_SEND_MS = 1_000;
 // it is left to run out and be claimed again, so two workers never send it at once on purpose.
 const LEASE_MARGIN_MS = 5_000;
 
+// Opened signing secrets kept, one per merchant endpoint sending now.
+const MAX_OPEN_SECRETS = 1_000;
+
 interface HeldClaim {
   claim: ClaimedDelivery;
   leaseEndsAt: number; // this process's clock
@@ -40,9 +43,10 @@ interface HeldClaim {
 // The dispatcher loop: claims due deliveries into per-merchant lanes whenever this process holds fewer
 // than its limits, sends them concurrently (never more than maxInFlightPerMerchant for one merchant,
 // so a hanging endpoint holds only its own slots), and records the outcomes. Several processes can
-// run it side by side. Each round first records every send that finished since the last one (one
-// statement for all of them), which frees their claims, then claims up to what is free (one
-// statement): two round trips a round however many deliveries it moves, where a transaction per
+// run it side by side. Each round records every send that finished since the last one (one
+// statement for all of them) and, at the same time on another connection, claims up to what is free
+// (one statement; a claim is free again as soon as its send ended, its delivery still leased until
+// recorded): two statements a round however many deliveries it moves, where a transaction per
 // result and a claim per freed slot had kept the process waiting on Postgres. A lane starts its next
 // waiting send as soon as one ends. Woken when an order event handler committed a new delivery, when
 // a send finishes, and after a registration or redelivery; WEBHOOK_POLL_MS is the safety net (due
@@ -52,9 +56,10 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
   private readonly log = new Logger(DeliveryDispatcher.name);
   private readonly lanes: DeliveryLanes<HeldClaim>;
   private readonly tasks = new Set<Promise<void>>();
-  private finished: Finished[] = []; // sent, not yet recorded: their claims are still held
+  private finished: Finished[] = []; // sent, not yet recorded: their deliveries are still leased
   private readonly shutdown = new AbortController();
   private readonly loop: WakeOrPoll;
+  private readonly secrets = new Map<string, string>(); // sealed -> opened signing secret
 
   constructor(
     private readonly dataSource: DataSource,
@@ -72,9 +77,14 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     this.loop = new WakeOrPoll({
       // Everything free claimed: more may be due. Less: nothing else was due when claimed (or the
       // rest waits for a merchant's lane); a new delivery or a finished send wakes the loop.
+      // Recording and claiming run side by side on two connections: they touch different rows (a
+      // sent delivery is still leased, so the claim cannot take it), and a lane that sent all it held
+      // waits for one round trip instead of two.
       round: async () => {
-        await this.recordFinished();
-        const { claimed, free } = await this.claim();
+        const [recorded, claimedOrFailed] = await Promise.allSettled([this.recordFinished(), this.claim()]);
+        if (recorded.status === 'rejected') throw recorded.reason;
+        if (claimedOrFailed.status === 'rejected') throw claimedOrFailed.reason;
+        const { claimed, free } = claimedOrFailed.value;
         return { busy: claimed > 0 && claimed >= free };
       },
       pollMs: config.pollMs,
@@ -125,11 +135,7 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     if (this.finished.length === 0) return;
     const batch = this.finished;
     this.finished = [];
-    try {
-      await this.recorder.recordAll(batch);
-    } finally {
-      for (const { claim } of batch) this.lanes.release(claim.merchantId);
-    }
+    await this.recorder.recordAll(batch);
   }
 
   private async claim(): Promise<{ claimed: number; free: number }> {
@@ -157,9 +163,11 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
         .then(
           (result) => {
             this.lanes.sent(merchantId, startedAt);
+            // The lane's slot is free as soon as the send ended: the result waits for the next round's
+            // recording, and the delivery stays leased until then, so no claim takes it meanwhile.
             // Aborted at shutdown, or no longer safely leased: not recorded, sent again after the lease.
-            if (result === undefined) this.lanes.release(merchantId);
-            else this.finished.push({ claim: item.claim, result });
+            this.lanes.release(merchantId);
+            if (result !== undefined) this.finished.push({ claim: item.claim, result });
           },
           (err: unknown) => {
             this.lanes.sent(merchantId, startedAt);
@@ -184,12 +192,25 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     return this.deliver(claim);
   }
 
+  // Opened once per sealed secret, not per send (an AES-GCM open each time had cost more than the
+  // signing). Keyed by the sealed value, so a rotated secret or key is opened afresh.
+  private openSecret(merchantId: string, sealed: string): string {
+    const key = `${merchantId} ${sealed}`;
+    let secret = this.secrets.get(key);
+    if (secret === undefined) {
+      secret = this.cipher.open(merchantId, sealed);
+      if (this.secrets.size >= MAX_OPEN_SECRETS) this.secrets.clear();
+      this.secrets.set(key, secret);
+    }
+    return secret;
+  }
+
   private async deliver(claim: ClaimedDelivery): Promise<SendResult | undefined> {
     let result: SendResult;
     let secret: string | undefined;
     let body: string | undefined;
     try {
-      secret = this.cipher.open(claim.merchantId, claim.secretEnc);
+      secret = this.openSecret(claim.merchantId, claim.secretEnc);
     } catch {
       secret = undefined;
     }

@@ -8,7 +8,7 @@ describe('DeliveryLanes', () => {
     expect(lanes.start()).toEqual([]);
     lanes.sent('a', 0);
     expect(lanes.start().map((s) => s.item)).toEqual(['a3']);
-    expect(lanes.held()).toBe(4); // sent is not recorded: still held
+    expect(lanes.held()).toBe(4); // ended but not yet released by the dispatcher: still held
     expect(lanes.heldBy({ now: 0, slowMs: 1000, full: 8 })).toEqual({ merchantIds: ['a'], counts: [4] });
   });
 

@@ -1,6 +1,6 @@
 // This process's claimed deliveries, one lane per merchant. A claim is held from the claim until its
-// result is recorded: waiting in its lane, being sent, or sent and waiting for the next round to
-// record it. A lane sends at most maxSendingPerMerchant at once and the process maxSending, so one
+// send ended: waiting in its lane or being sent (what was sent waits for the dispatcher's next round
+// to record it, its delivery still leased). A lane sends at most maxSendingPerMerchant at once and the process maxSending, so one
 // merchant's slow endpoint holds only its own share. Lanes are claimed a few sends ahead (the claim's
 // per-merchant limit counts what is held), so a lane starts its next send the moment one finishes,
 // without waiting for a round trip to Postgres. A lane whose endpoint is slow to answer is not
@@ -75,7 +75,7 @@ export class DeliveryLanes<T> {
     return out;
   }
 
-  // A send of the merchant's ended (answered, failed or aborted); the claim is still held.
+  // A send of the merchant's ended (answered, failed or aborted); the claim is held until release().
   sent(merchantId: string, startedAt: number): void {
     const lane = this.lanes.get(merchantId);
     const i = lane ? lane.sending.indexOf(startedAt) : -1;
@@ -84,7 +84,7 @@ export class DeliveryLanes<T> {
     this.sendingTotal--;
   }
 
-  // The claim is over: recorded, or given up.
+  // The claim is over: sent, or given up.
   release(merchantId: string): void {
     const lane = this.lanes.get(merchantId);
     if (!lane || lane.held === 0) return;
