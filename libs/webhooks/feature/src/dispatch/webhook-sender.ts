@@ -41,8 +41,19 @@ const IDLE_CONNECTION_MS = 2_000;
 // same host: a connection was checked against the policy when it connected, and the policy of a
 // process does not change (an agent per policy all the same); a new TCP connection per webhook had
 // cost both ends more than the request itself.
+// What checking a URL against a policy decided: refused (the attempt's error), or where to send.
+type UrlJudgement =
+  | { refused: string }
+  | { protocol: 'http:' | 'https:'; hostname: string; port: string; path: string };
+
+// Judgements kept per process: a few per merchant endpoint, far fewer than this.
+const MAX_JUDGEMENTS = 10_000;
+
 export class WebhookSender {
   private readonly agents = new Map<string, HttpAgent>();
+  // The URL check is a pure function of the URL and the policy, so it runs once per endpoint URL,
+  // not once per send; the resolved addresses are still judged at every connect (guardedLookup).
+  private readonly judged = new Map<string, UrlJudgement>();
 
   constructor(private readonly resolve: Resolver = systemResolver) {}
 
@@ -66,6 +77,19 @@ export class WebhookSender {
     this.agents.clear();
   }
 
+  // The URL was checked at registration; the policy (or the mode) may have changed since, so it is
+  // checked again against this process's policy.
+  private judge(raw: string, policy: { sandbox: boolean; allowedAddresses?: readonly string[] }): UrlJudgement {
+    const key = `${policy.sandbox} ${(policy.allowedAddresses ?? []).join(',')} ${raw}`;
+    let judgement = this.judged.get(key);
+    if (judgement === undefined) {
+      judgement = judgeUrl(raw, policy);
+      if (this.judged.size >= MAX_JUDGEMENTS) this.judged.clear();
+      this.judged.set(key, judgement);
+    }
+    return judgement;
+  }
+
   send(input: SendInput): Promise<SendResult> {
     const started = Date.now();
     const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
@@ -74,18 +98,10 @@ export class WebhookSender {
     });
     const refused = (error: string) => Promise.resolve(done({ statusCode: null, retryAfter: null, error }));
 
-    // The URL was checked at registration; the policy (or the mode) may have changed since.
     const policy = { sandbox: input.sandbox, allowedAddresses: input.allowedAddresses };
-    const check = checkWebhookUrl(input.url, policy);
-    if (!check.ok) return refused(`url refused by policy: ${check.reason}`);
-    const url = new URL(check.url);
-    const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
-    // A literal IP never goes through lookup, so it is judged here.
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (parseIp(host)) {
-      const violation = connectAddressViolation(host, { ...policy, protocol });
-      if (violation) return refused(`address ${host} refused by policy: ${violation}`);
-    }
+    const target = this.judge(input.url, policy);
+    if ('refused' in target) return refused(target.refused);
+    const { protocol } = target;
 
     const body = Buffer.from(input.body, 'utf8');
     const request = protocol === 'https:' ? httpsRequest : httpRequest;
@@ -97,8 +113,11 @@ export class WebhookSender {
         resolve(done(r));
       };
       const req = request(
-        url,
         {
+          protocol,
+          hostname: target.hostname,
+          port: target.port,
+          path: target.path,
           method: 'POST',
           headers: { ...input.headers, 'Content-Length': String(body.length) },
           agent: this.agentFor(protocol, policy),
@@ -125,4 +144,18 @@ export class WebhookSender {
       req.end(body);
     });
   }
+}
+
+function judgeUrl(raw: string, policy: { sandbox: boolean; allowedAddresses?: readonly string[] }): UrlJudgement {
+  const check = checkWebhookUrl(raw, policy);
+  if (!check.ok) return { refused: `url refused by policy: ${check.reason}` };
+  const url = new URL(check.url);
+  const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
+  // A literal IP never goes through lookup, so it is judged here.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (parseIp(host)) {
+    const violation = connectAddressViolation(host, { ...policy, protocol });
+    if (violation) return { refused: `address ${host} refused by policy: ${violation}` };
+  }
+  return { protocol, hostname: host, port: url.port, path: `${url.pathname}${url.search}` };
 }
