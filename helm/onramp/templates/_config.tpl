@@ -35,6 +35,7 @@
 {{- if $t.kafka }}
 {{- $_ := set $env "EVENT_TRANSPORT" "kafka" }}
 {{- $_ := set $env "KAFKA_SESSION_TIMEOUT_MS" (toString $root.Values.kafka.sessionTimeoutMs) }}
+{{- $_ := set $env "KAFKA_COMMIT_INTERVAL_MS" (toString $root.Values.kafka.commitIntervalMs) }}
 {{- $_ := set $env "KAFKA_TOPICS_WAIT_SECONDS" (toString $root.Values.kafka.topicsWaitSeconds) }}
 {{- $_ := set $env "KAFKA_CREATE_TOPICS" (ternary "false" "true" (or $root.Values.kafka.topics.job.enabled $root.Values.kafka.topics.strimzi.enabled)) }}
 {{- end }}

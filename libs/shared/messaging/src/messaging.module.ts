@@ -40,6 +40,7 @@ export function createTransport(service: string, config: TransportConfig): Event
     ...config.topics,
     clientId: `onramp-${service}`,
     sessionTimeoutMs: config.sessionTimeoutMs,
+    commitIntervalMs: config.commitIntervalMs,
   });
 }
 

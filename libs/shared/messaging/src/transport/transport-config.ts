@@ -17,6 +17,7 @@ export type TransportConfig =
       client: KafkaClientConfig;
       topics: KafkaTopicSettings;
       sessionTimeoutMs: number; // how long a crashed consumer holds its partitions
+      commitIntervalMs: number; // how often consumers commit their offsets (0: after every batch)
     };
 
 // The config parser: an app's config.ts calls it with the environment it was given.
@@ -33,6 +34,9 @@ export function loadTransportConfig(source: NodeJS.ProcessEnv, readFile?: ReadFi
     {
       // how long a crashed consumer holds its partitions before the group moves on (broker minimum 6 s)
       KAFKA_SESSION_TIMEOUT_MS: int({ default: 30_000, min: 6_000 }),
+      // how often a consumer commits the offsets of what it handled; 0: after every batch, before the
+      // next fetch (a broker round trip on every event's path; docs/performance.md)
+      KAFKA_COMMIT_INTERVAL_MS: int({ default: 1000, min: 0, max: 60_000 }),
     },
     source,
   );
@@ -41,5 +45,6 @@ export function loadTransportConfig(source: NodeJS.ProcessEnv, readFile?: ReadFi
     client: loadKafkaClientConfig(source, readFile),
     topics: loadKafkaTopicSettings(source),
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+    commitIntervalMs: env.KAFKA_COMMIT_INTERVAL_MS,
   };
 }
