@@ -178,4 +178,52 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       relay.start();
     }
   });
+  it('sends a backlog round after round, each key in order, and empties the outbox', async () => {
+    await relay.stop(); // this test's relay alone reads the outbox
+    const small = new OutboxRelay(ds, transport, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });
+    const keys = Array.from({ length: 4 }, () => randomUUID());
+    const perKey = 30; // 120 rows: 8 rounds of 16
+    const writer = new OutboxWriter(SCHEMA);
+    const ids = new Map<string, string[]>(keys.map((k) => [k, []]));
+    for (let n = 0; n < perKey; n++) {
+      await ds.transaction(async (m) => {
+        for (const key of keys) {
+          const envelope = await writer.append(m, {
+            type: Topics.TransferFailed,
+            key,
+            merchantId: randomUUID(),
+            data: { orderUuid: key, transactionHash: '', payedAmount: String(n), reason: 'backlog' },
+          });
+          ids.get(key)!.push(envelope.id);
+        }
+      });
+    }
+    const seen = new Map<string, string[]>(keys.map((k) => [k, []]));
+    const reader = new Kafka({ brokers, clientId: 'backlog-reader', logLevel: logLevel.NOTHING }).consumer({
+      groupId: `backlog-${randomUUID()}`,
+    });
+    await reader.connect();
+    await reader.subscribe({ topic: Topics.TransferFailed, fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        const key = message.key?.toString() ?? '';
+        if (seen.has(key)) seen.get(key)!.push((JSON.parse(message.value!.toString()) as EventEnvelope).id);
+      },
+    });
+    small.start();
+    small.nudge(); // the poll is 5 s: the rounds that follow are the relay's own
+    try {
+      await waitFor(() => keys.every((k) => seen.get(k)!.length >= perKey), {
+        timeoutMs: 30_000,
+        description: 'every event on the topic',
+      });
+      for (const key of keys) expect(seen.get(key)).toEqual(ids.get(key));
+      const left = await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`);
+      expect(left[0].n).toBe(0);
+    } finally {
+      await reader.disconnect();
+      await small.stop();
+      relay.start();
+    }
+  });
 });
