@@ -36,7 +36,11 @@ export async function createListener(
     trustProxy: (address) => config.trustedProxies.has(address),
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  installEdgeHooks(fastify, { listener: spec.name, bodyLimit: config.bodyLimit });
+  installEdgeHooks(fastify, {
+    listener: spec.name,
+    bodyLimit: config.bodyLimit,
+    accessLog: config.runtime.logging.level === 'debug',
+  });
   // The admin listener is limited too (its own policy, failed credentials per address): anything
   // that reaches the loopback port must not guess the admin key at full speed.
   const isAdmin = spec.routeSets.every((set) => set.listener === 'admin');

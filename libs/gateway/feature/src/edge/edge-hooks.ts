@@ -11,11 +11,12 @@ import { requestIdFor } from './request-id';
 const log = new Logger('Gateway');
 
 // What every listener does before routing: a request id, the never-forwarded paths, our own body
-// parsing (raw bytes, 1 MiB) and a one-line access log (method, path, status, time; never headers
-// or bodies, so no Authorization or PII reaches the logs).
+// parsing (raw bytes, 1 MiB) and, at LOG_LEVEL=debug, a one-line access log (method, path, status,
+// time; never headers or bodies, so no Authorization or PII reaches the logs).
 export function installEdgeHooks(
   fastify: FastifyInstance,
-  opts: { listener: string; bodyLimit: number },
+  // accessLog: LOG_LEVEL is debug, the only level that writes the line (else no hook builds it)
+  opts: { listener: string; bodyLimit: number; accessLog: boolean },
 ): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', bodyCollector(opts.bodyLimit));
@@ -33,6 +34,7 @@ export function installEdgeHooks(
     done();
   });
 
+  if (!opts.accessLog) return;
   fastify.addHook('onResponse', (request, reply, done) => {
     log.debug(
       `${opts.listener} ${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms id=${String(request.headers['x-request-id'])}`,
