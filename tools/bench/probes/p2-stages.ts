@@ -8,8 +8,9 @@ import { summarize } from '../stats';
 // same clock). A `created_at` or `at` set by default is its transaction's start (`now()`), so a step
 // into a consumer ends when the consumer began handling the event. Where the outboxes keep
 // `published_at` (the time the relay's batch went out), the hops through the transport are split
-// into the relay's part and the consumer's part; an outbox that deletes what it published leaves
-// one step per hop.
+// into the relay's part and the consumer's part; an outbox that deletes what it published (the
+// services' since the outbox became a queue) is split by the embedded log's append time, and leaves
+// one step per hop on Kafka.
 export interface P2Stage {
   step: string;
   p50: number;
@@ -41,17 +42,41 @@ async function outboxesKeepPublishedAt(db: Pool): Promise<boolean> {
   return rows[0]?.n === 3;
 }
 
+async function hasEmbeddedLog(db: Pool): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    `SELECT to_regclass('eventbus.log') IS NOT NULL AS found`,
+  );
+  return rows[0]?.found === true;
+}
+
 export async function p2Stages(
   db: Pool,
   orders: Array<{ uuid: string; sentAt: number; webhookAt?: number }>,
 ): Promise<P2Stage[]> {
-  const split = await outboxesKeepPublishedAt(db);
+  const keptPublishedAt = await outboxesKeepPublishedAt(db);
+  const embeddedLog = !keptPublishedAt && (await hasEmbeddedLog(db));
+  const split = keptPublishedAt || embeddedLog;
+  // An outbox that deletes what it published: when the bus is the embedded log, the event's append
+  // to it (its `created_at`, the relay's transaction start) is when it went out.
   const published = (schema: string, topic: string): string =>
-    split
+    keptPublishedAt
       ? `(SELECT ${ms('min(x.published_at)')} FROM "${schema}".outbox x WHERE x.key = o.u::text AND x.topic = '${topic}')`
-      : 'NULL::float8';
+      : embeddedLog
+        ? ms(`l."${topic}"`)
+        : 'NULL::float8';
   const { rows } = await db.query<Marks>(
-    `WITH o AS (SELECT unnest($1::uuid[]) AS u)
+    `WITH o AS (SELECT unnest($1::uuid[]) AS u)${
+      embeddedLog
+        ? `, l AS (
+       SELECT key,
+         min(created_at) FILTER (WHERE topic = 'payment.confirmed') AS "payment.confirmed",
+         min(created_at) FILTER (WHERE topic = 'transfer.succeeded') AS "transfer.succeeded",
+         min(created_at) FILTER (WHERE topic = 'order.completed') AS "order.completed"
+       FROM eventbus.log
+       WHERE topic IN ('payment.confirmed', 'transfer.succeeded', 'order.completed') AND key IN (SELECT u::text FROM o)
+       GROUP BY key)`
+        : ''
+    }
      SELECT o.u::text AS u,
        (SELECT ${ms('min(b.created_at)')} FROM payments.bank_transactions b WHERE b.matched_order_uuid = o.u) AS "credited",
        ${published('payments', 'payment.confirmed')} AS "confirmedOut",
@@ -66,7 +91,12 @@ export async function p2Stages(
        ${ms('d.delivered_at')} AS "delivered"
      FROM o
      LEFT JOIN settlement.settlements s ON s.order_uuid = o.u
-     LEFT JOIN webhooks.deliveries d ON d.order_uuid = o.u AND d.event_type = 'order.completed'`,
+     LEFT JOIN webhooks.deliveries d ON d.order_uuid = o.u AND d.event_type = 'order.completed'${
+       embeddedLog
+         ? `
+     LEFT JOIN l ON l.key = o.u::text`
+         : ''
+     }`,
     [orders.map((o) => o.uuid)],
   );
   const byUuid = new Map(rows.map((r) => [r.u, r]));
