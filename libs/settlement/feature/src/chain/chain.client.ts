@@ -108,9 +108,15 @@ export class ChainClient implements OnApplicationShutdown {
     await this.bounded('eth_sendRawTransaction', this.provider.send('eth_sendRawTransaction', [rawTx]));
   }
 
+  // The raw JSON-RPC answer, of which only the status and the block are read: ethers' formatted
+  // receipt checksums every address of every log (a keccak each), on every look while in flight.
   async receipt(txHash: string): Promise<ChainReceipt | null> {
-    const r = await this.bounded('eth_getTransactionReceipt', this.provider.getTransactionReceipt(txHash));
-    return r && r.status !== null ? { txHash, status: r.status, blockNumber: r.blockNumber } : null;
+    const r = (await this.bounded(
+      'eth_getTransactionReceipt',
+      this.provider.send('eth_getTransactionReceipt', [txHash]),
+    )) as { status?: string | null; blockNumber?: string | null } | null;
+    if (!r || r.status == null || r.blockNumber == null) return null; // pending, or no status (pre-Byzantium)
+    return { txHash, status: Number(r.status), blockNumber: Number(r.blockNumber) };
   }
 
   // The receipt of whichever of these hashes was mined. They share one nonce, so at most one is.
