@@ -46,6 +46,12 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   private readonly loop: WakeOrPoll;
   private running = false;
   private chainVerified = false;
+  // Whether the next tick looks for settlements to sign: after a payment.confirmed committed here, a
+  // signer was taken, or a full batch was signed (more may wait); and at least every
+  // SETTLEMENT_POLL_MS (work of another process, due retries, operator releases). Ticks between, that
+  // only follow transactions in flight, skip the signing transaction, which would find nothing.
+  private signWanted = true;
+  private lastSignPass = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -96,6 +102,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   }
 
   nudge(): void {
+    this.signWanted = true;
     this.loop.wake();
   }
 
@@ -106,7 +113,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     const signer = this.leases.current();
     if (!signer) return { busy: false }; // a spare: no signer free (yet)
     if (!(await this.verifyChain())) return { busy: false };
-    const signing = await this.signBatch(signer);
+    const signing = this.signDue() ? await this.signBatch(signer) : { progressed: 0, finalized: 0 };
     const batch = await this.inFlightBatch(signer);
     // One by one only what the batch left (a transaction of its own to find there is none otherwise).
     const driving = batch.complete
@@ -134,6 +141,14 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     }
   }
 
+  private signDue(): boolean {
+    if (!this.signWanted && Date.now() - this.lastSignPass < this.config.pollMs) return false;
+    // cleared before the pass: a payment.confirmed committed meanwhile asks for the next one
+    this.signWanted = false;
+    this.lastSignPass = Date.now();
+    return true;
+  }
+
   // Signs what is due in one batch; if the batch fails (one settlement's FX quote or signature, the
   // node), nothing of it was signed and the settlements are taken one by one instead, so the failure
   // is recorded against the settlement that caused it and the others still go out.
@@ -145,6 +160,8 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
       const result = await this.signing.runBatch(signer, new Set(), SIGN_BATCH);
       signed = result.signed.length;
       refused = result.refused.length;
+      const looked = signed + refused + result.deferred.length + result.held.length;
+      if (looked >= SIGN_BATCH) this.signWanted = true; // a full batch: more may be due
     } catch (err) {
       this.log.warn(`signing a batch failed, signing one by one: ${describeChainError(err)}`);
       return this.drain((skip, onPicked) => this.signing.runOnce(signer, skip, onPicked));
