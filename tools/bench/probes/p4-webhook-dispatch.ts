@@ -8,7 +8,8 @@ import { sleep } from '../stats';
 const HEALTHY = 4;
 
 // P4: the dispatcher alone. Deliveries are queued straight into the webhook service's table (as its
-// event handler would), for four healthy merchants; deliveries/s until all arrived, against the same
+// event handler would), for four healthy merchants; after a first such round that is not counted,
+// deliveries/s until all arrived, against the same
 // load loop posting the same bodies straight at the same receivers. Then again while a fifth
 // merchant's endpoint hangs with as many deliveries queued: the healthy ones' slowdown.
 export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
@@ -21,6 +22,11 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   // dispatcher's slots and the CPU with these, and be counted against the dispatcher.
   const quiet = await waitQuiet(ctx, ctx.size(300_000, 60_000));
   const note = quiet ? undefined : 'earlier probes still draining';
+  // A first round, not counted: the first deliveries of a process that has sent none (under
+  // `--only P4`) ran at a quarter of the pace of the next ones, whatever the load (docs/performance.md,
+  // webhook dispatch, session of 2026-11-23 night). A full run has warmed it with P2 and P3 already.
+  const warm = await deliver(ctx, merchants, perMerchant);
+  ctx.log(`P4: warm-up ${warm.toFixed(0)} deliveries/s (not counted)`);
   // Nor before Postgres has done the vacuuming and flushing their writes left it.
   ctx.log(`P4: ${await settleDatabase(ctx)}`);
 
