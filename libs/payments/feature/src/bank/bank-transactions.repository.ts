@@ -96,6 +96,46 @@ function insertParams(c: BankTransactionEntity): unknown[] {
   ];
 }
 
+// A reference read with a credit, and what settling the credit against it needs.
+export interface ReferenceWithContext {
+  ref: OpenReferenceEntity;
+  context: SettlementContext;
+}
+
+type ContextRow = OpenReferenceEntity & {
+  policyAmount: MerchantPolicyRow['amountPolicy'] | null;
+  policyPayerName: MerchantPolicyRow['payerNamePolicy'];
+  policyUpdatedBy: string | null;
+  policyUpdatedAt: Date | null;
+  sealedHolderName: string | null;
+};
+
+// The columns and joins of a reference read as refs with its merchant's policy and its holder name.
+const CONTEXT_COLUMNS = `refs.*, p.amount_policy AS "policyAmount", p.payer_name_policy AS "policyPayerName",
+  p.updated_by AS "policyUpdatedBy", p.updated_at AS "policyUpdatedAt", h.holder_name AS "sealedHolderName"`;
+const CONTEXT_JOINS = `LEFT JOIN ${MERCHANT_PAYMENT_POLICIES} p ON p.merchant_id = refs."merchantId"
+  LEFT JOIN ${KYC_HOLDERS} h ON h.user_uuid = refs."kycUserUuid"`;
+
+function withContext(rows: ContextRow[]): ReferenceWithContext[] {
+  return rows.map(
+    ({ policyAmount, policyPayerName, policyUpdatedBy, policyUpdatedAt, sealedHolderName, ...ref }) => ({
+      ref,
+      context: {
+        policy:
+          policyAmount === null
+            ? undefined
+            : {
+                amountPolicy: policyAmount,
+                payerNamePolicy: policyPayerName,
+                updatedBy: policyUpdatedBy as string, // NOT NULL in a stored row
+                updatedAt: policyUpdatedAt as Date,
+              },
+        sealedHolderName: sealedHolderName ?? undefined,
+      },
+    }),
+  );
+}
+
 @Injectable()
 export class BankTransactionsRepository {
   // A sandbox credit, the merchant's own: inserts it and, in the same statement, locks that
@@ -107,55 +147,41 @@ export class BankTransactionsRepository {
     db: EntityManager,
     credit: BankTransactionEntity,
     candidates: string[],
-  ): Promise<Array<{ ref: OpenReferenceEntity; context: SettlementContext }>> {
-    const rows = await queryRows<
-      OpenReferenceEntity & {
-        policyAmount: MerchantPolicyRow['amountPolicy'] | null;
-        policyPayerName: MerchantPolicyRow['payerNamePolicy'];
-        policyUpdatedBy: string | null;
-        policyUpdatedAt: Date | null;
-        sealedHolderName: string | null;
-      }
-    >(
+  ): Promise<ReferenceWithContext[]> {
+    const rows = await queryRows<ContextRow>(
       db,
       `WITH credit AS (${INSERT}),
        refs AS (
          SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES}
          WHERE merchant_id = $2 AND reference = ANY($27::text[]) FOR UPDATE)
-       SELECT refs.*, p.amount_policy AS "policyAmount", p.payer_name_policy AS "policyPayerName",
-         p.updated_by AS "policyUpdatedBy", p.updated_at AS "policyUpdatedAt", h.holder_name AS "sealedHolderName"
-       FROM refs
-       LEFT JOIN ${MERCHANT_PAYMENT_POLICIES} p ON p.merchant_id = refs."merchantId"
-       LEFT JOIN ${KYC_HOLDERS} h ON h.user_uuid = refs."kycUserUuid"`,
+       SELECT ${CONTEXT_COLUMNS} FROM refs ${CONTEXT_JOINS}`,
       [...insertParams(credit), candidates],
     );
-    return rows.map(
-      ({ policyAmount, policyPayerName, policyUpdatedBy, policyUpdatedAt, sealedHolderName, ...ref }) => ({
-        ref,
-        context: {
-          policy:
-            policyAmount === null
-              ? undefined
-              : {
-                  amountPolicy: policyAmount,
-                  payerNamePolicy: policyPayerName,
-                  updatedBy: policyUpdatedBy as string, // NOT NULL in a stored row
-                  updatedAt: policyUpdatedAt as Date,
-                },
-          sealedHolderName: sealedHolderName ?? undefined,
-        },
-      }),
-    );
+    return withContext(rows);
   }
 
-  // A statement credit already booked (same account and AcctSvcrRef) is left alone: false.
-  async insertOnce(db: EntityManager, credit: BankTransactionEntity): Promise<boolean> {
-    const inserted = await queryRows(
+  // A statement credit: inserts it unless it is booked already (same account and AcctSvcrRef:
+  // inserted false, nothing locked) and, in the same statement, locks the references among its
+  // candidates, any merchant's, with what settling needs (as insertAndLockMerchantReferences).
+  async insertOnceAndLockReferences(
+    db: EntityManager,
+    credit: BankTransactionEntity,
+    candidates: string[],
+  ): Promise<{ inserted: boolean; found: ReferenceWithContext[] }> {
+    const rows = await queryRows<ContextRow & { inserted: boolean }>(
       db,
-      `${INSERT} ON CONFLICT DO NOTHING RETURNING id`,
-      insertParams(credit),
+      `WITH credit AS (${INSERT} ON CONFLICT DO NOTHING RETURNING id),
+       refs AS (
+         SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES}
+         WHERE reference = ANY($27::text[]) AND EXISTS (SELECT 1 FROM credit) FOR UPDATE)
+       SELECT EXISTS (SELECT 1 FROM credit) AS inserted, ${CONTEXT_COLUMNS}
+       FROM (SELECT 1) AS one LEFT JOIN refs ON true ${CONTEXT_JOINS}`,
+      [...insertParams(credit), candidates],
     );
-    return inserted.length > 0;
+    return {
+      inserted: rows[0]?.inserted ?? false,
+      found: withContext(rows.filter((r) => r.reference !== null)),
+    };
   }
 
   async findForUpdate(db: EntityManager, id: string): Promise<BankTransactionEntity | undefined> {

@@ -50,16 +50,6 @@ export class OpenReferencesRepository {
     return row;
   }
 
-  // A statement credit has no merchant: it may pay any merchant's order its reference names.
-  async findManyForUpdate(db: EntityManager, references: string[]): Promise<OpenReferenceEntity[]> {
-    if (references.length === 0) return [];
-    return queryRows<OpenReferenceEntity>(
-      db,
-      `SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES} WHERE reference = ANY($1) FOR UPDATE`,
-      [references],
-    );
-  }
-
   // What order.created's insert found: 'opened' (the reference is this order's and no credit names
   // it yet: nothing more to do), 'credit-waiting' (opened, and some unmatched credit names it), or
   // 'taken' (a row was there already: order.completed/failed overtook this event, or the reference

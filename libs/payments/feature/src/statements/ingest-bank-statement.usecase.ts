@@ -18,7 +18,7 @@ import {
 } from '@onramp/payments-domain';
 
 import { BankTransactionEntity, NEWLY_BOOKED } from '../bank/bank-transaction.entity';
-import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
+import { BankTransactionsRepository, ReferenceWithContext } from '../bank/bank-transactions.repository';
 import { PAYMENT_INGEST_CONFIG, PaymentIngestConfig, PAYMENTS_SCHEMA } from '../config';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import { CollectionAccounts } from '../accounts/collection-accounts';
@@ -155,11 +155,16 @@ export class IngestBankStatementUseCase {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.credits.insertOnce(manager, credit))) return 'duplicate';
-
-    const ref = pickReference(await this.references.findManyForUpdate(manager, candidates), candidates);
-    if (!ref) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
-    return this.settler.settle(manager, credit, ref);
+    // the credit, the row locks of the references it names and what settling needs: one statement
+    const booked = await this.credits.insertOnceAndLockReferences(manager, credit, candidates);
+    if (!booked.inserted) return 'duplicate';
+    const picked = pickReference(
+      booked.found.map((f) => f.ref),
+      candidates,
+    );
+    if (!picked) return this.suspend(manager, credit, 'UNKNOWN_REFERENCE');
+    const { ref, context } = booked.found.find((f) => f.ref === picked) as ReferenceWithContext;
+    return this.settler.settle(manager, credit, ref, context);
   }
 
   // A credit belongs to the account it arrived on. In production a statement of an account that is
