@@ -62,12 +62,24 @@ export class DriveInFlightBatchStep {
         const current = txsOf.get(s.orderUuid)?.at(-1);
         return !receipts[i] && current && current.firstSentAt === null ? [{ s, current }] : [];
       });
-      await this.sendAll(manager, unsent, result);
+      const sent = await this.sendAll(manager, unsent, result);
+      // A node that mines on arrival (a local chain; a rollup sequencer's receipt) often has the
+      // receipt of what was just sent already: finalized in this pass, not one pass later. Only a
+      // receipt finalizes, so this is the same rule as for the receipts read above.
+      const sentReceipts = await Promise.all(
+        sent.map(({ current }) => this.chain.receiptOfAny([current.txHash])),
+      );
 
-      const mined = rows.flatMap((s, i) => {
-        const receipt = receipts[i];
-        return receipt ? [{ s, receipt }] : [];
-      });
+      const mined = [
+        ...rows.flatMap((s, i) => {
+          const receipt = receipts[i];
+          return receipt ? [{ s, receipt }] : [];
+        }),
+        ...sent.flatMap(({ s }, i) => {
+          const receipt = sentReceipts[i];
+          return receipt ? [{ s, receipt }] : [];
+        }),
+      ];
       if (mined.length > 0) await this.finalizeAll(manager, mined, txsOf, result);
 
       // Broadcast earlier and simply not mined yet: nothing to do until a rebroadcast or replacement is due.
@@ -87,8 +99,8 @@ export class DriveInFlightBatchStep {
     manager: EntityManager,
     unsent: { s: SettlementEntity; current: SettlementTransactionEntity }[],
     result: InFlightBatchResult,
-  ): Promise<void> {
-    if (unsent.length === 0) return;
+  ): Promise<{ s: SettlementEntity; current: SettlementTransactionEntity }[]> {
+    if (unsent.length === 0) return [];
     // One after the other in nonce order, never all at once: a node that gets a higher nonce before
     // a lower one parks it as a gapped transaction, and anvil did not mine those until they were
     // replaced (a minute later). The first refusal ends the batch: what follows it would be gapped;
@@ -113,6 +125,7 @@ export class DriveInFlightBatchStep {
       result.sent++;
       result.handled.add(s.orderUuid);
     }
+    return sent;
   }
 
   private async finalizeAll(
