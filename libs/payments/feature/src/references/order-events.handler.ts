@@ -8,7 +8,7 @@ import { normalizeReference } from '@onramp/sepa';
 import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
-import { OpenReferencesRepository } from './open-references.repository';
+import { OpenReferencesRepository, OrderReference } from './open-references.repository';
 
 // Learns the references to expect from the orders service. Every handler is idempotent: the
 // consumer records the event id in the same transaction, and the writes themselves are upserts.
@@ -43,12 +43,7 @@ export class OrderEventsHandler implements OnModuleInit {
     await this.references.lockKeys(manager, [reference]);
     // created_at is the order's creation, from which ORDER_TTL counts (not when this event arrived)
     const opened = await this.references.insertOpenProbingCredits(manager, {
-      reference,
-      orderUuid: data.orderUuid,
-      merchantId,
-      amount: data.amount,
-      currency: data.currency,
-      recipientAddress: data.recipientAddress,
+      ...orderReferenceOf(data, merchantId, reference),
       createdAt: new Date(event.occurredAt),
       kycUserUuid: data.kycUserUuid,
     });
@@ -95,14 +90,7 @@ export class OrderEventsHandler implements OnModuleInit {
     const reference = normalizeReference(data.reference);
     const closed = await this.references.closeForOrder(
       manager,
-      {
-        reference,
-        orderUuid: data.orderUuid,
-        merchantId,
-        amount: data.amount,
-        currency: data.currency,
-        recipientAddress: data.recipientAddress,
-      },
+      orderReferenceOf(data, merchantId, reference),
       new Date(),
     );
     if (closed === 'taken') {
@@ -111,4 +99,14 @@ export class OrderEventsHandler implements OnModuleInit {
       );
     }
   }
+}
+
+// The reference row an order event describes (order.created opens it, order.completed/failed close it).
+function orderReferenceOf(
+  data: Pick<OrderReference, 'orderUuid' | 'amount' | 'currency' | 'recipientAddress'>,
+  merchantId: string,
+  reference: string,
+): OrderReference {
+  const { orderUuid, amount, currency, recipientAddress } = data;
+  return { reference, orderUuid, merchantId, amount, currency, recipientAddress };
 }
