@@ -50,13 +50,20 @@ describe('WebhookSender', () => {
     respond = (res) => res.writeHead(200).end();
   });
 
-  const post = (sender: WebhookSender, url: string, sandbox: boolean, timeoutMs = 2000) =>
+  const post = (
+    sender: WebhookSender,
+    url: string,
+    sandbox: boolean,
+    timeoutMs = 2000,
+    allowedAddresses?: string[],
+  ) =>
     sender.send({
       url,
       headers: { 'Content-Type': 'application/json' },
       body: '{"a":"é"}',
       timeoutMs,
       sandbox,
+      allowedAddresses,
     });
 
   describe('outside sandbox (connect-time SSRF check)', () => {
@@ -94,6 +101,20 @@ describe('WebhookSender', () => {
       expect(connections).toBe(0);
     });
 
+    it('connects to an address the operator allowed (WEBHOOK_ALLOWED_ADDRESSES), and to no other', async () => {
+      const dns = fakeDns({ 'hooks.example.com': ['127.0.0.1'] });
+      const refused = await post(new WebhookSender(dns), `https://hooks.example.com:${port}/hook`, false);
+      expect(refused.error).toContain('EADDRNOTALLOWED');
+      expect(connections).toBe(0);
+      const allowed = new WebhookSender(dns);
+      // The receiver speaks plain http, so the TLS handshake fails: but only after connecting.
+      const res = await post(allowed, `https://hooks.example.com:${port}/hook`, false, 2000, ['127.0.0.1']);
+      expect(res.statusCode).toBeNull();
+      expect(res.error).not.toContain('EADDRNOTALLOWED');
+      expect(connections).toBe(1);
+      allowed.close();
+    });
+
     it('reports DNS failures as attempt errors', async () => {
       const res = await post(new WebhookSender(fakeDns({})), 'https://nowhere.example.com/hook', false);
       expect(res).toMatchObject({ statusCode: null, error: expect.stringContaining('ENOTFOUND') });
@@ -112,6 +133,39 @@ describe('WebhookSender', () => {
       expect((await post(good, `http://localhost:${port}/ok`, true)).statusCode).toBe(200);
       const evil = new WebhookSender(fakeDns({ localhost: ['10.1.2.3'] }));
       expect((await post(evil, `http://localhost:${port}/ok`, true)).error).toContain('only loopback');
+    });
+
+    it('judges the resolved addresses again at every new connection (DNS rebinding)', async () => {
+      const answers = [['127.0.0.1'], ['10.1.2.3']];
+      const sender = new WebhookSender((hostname, _options, callback) =>
+        callback(
+          null,
+          (answers.shift() ?? []).map((address) => ({ address, family: 4 })),
+        ),
+      );
+      expect((await post(sender, `http://localhost:${port}/ok`, true)).statusCode).toBe(200);
+      server.closeAllConnections(); // the kept-alive connection is gone: the next send connects again
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const res = await post(sender, `http://localhost:${port}/ok`, true);
+      expect(res).toMatchObject({ statusCode: null, error: expect.stringContaining('EADDRNOTALLOWED') });
+      expect(connections).toBe(1);
+      sender.close();
+    });
+
+    it('reports the status of a response whose body is too large, and does not reuse its connection', async () => {
+      respond = (res) => res.writeHead(200).end(Buffer.alloc(256 * 1024));
+      const sender = new WebhookSender();
+      expect(await post(sender, `http://127.0.0.1:${port}/big`, true)).toMatchObject({
+        statusCode: 200,
+        error: null,
+      });
+      expect(connections).toBe(1);
+      respond = (res) => res.writeHead(200).end();
+      const before = bodies.length;
+      expect((await post(sender, `http://127.0.0.1:${port}/ok`, true)).statusCode).toBe(200);
+      expect(bodies.length).toBe(before + 1); // sent once
+      expect(connections).toBeGreaterThan(1); // not on the cut connection
+      sender.close();
     });
 
     it('does not follow a redirect', async () => {
