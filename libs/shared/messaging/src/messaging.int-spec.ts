@@ -178,6 +178,53 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       relay.start();
     }
   });
+  it('takes nothing while another relay holds the lock, and leaves a failed send in the outbox', async () => {
+    await relay.stop(); // this test's relays alone read the outbox
+    const orderUuid = randomUUID();
+    const envelope = await ds.transaction((m) =>
+      new OutboxWriter(SCHEMA).append(m, {
+        type: Topics.TransferFailed,
+        key: orderUuid,
+        merchantId: randomUUID(),
+        data: { orderUuid, transactionHash: '', payedAmount: '1', reason: 'locked' },
+      }),
+    );
+    const waiting = async (): Promise<number> =>
+      (await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox" WHERE event_id = $1`, [envelope.id]))[0].n;
+    const sent: string[] = [];
+    const recording: EventTransport = {
+      connect: () => transport.connect(),
+      subscribe: (opts) => transport.subscribe(opts),
+      isConsuming: () => transport.isConsuming(),
+      disconnect: () => transport.disconnect(),
+      publish: async (records) => {
+        sent.push(...records.map((r) => r.key));
+        await transport.publish(records);
+      },
+    };
+    const other = ds.createQueryRunner(); // another relay, mid-round
+    try {
+      await other.startTransaction();
+      await other.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${SCHEMA}.outbox`]);
+      const blocked = new OutboxRelay(ds, recording, { schema: SCHEMA, idleDelayMs: 5000 });
+      expect(await blocked.drainOnce(true)).toBe(0);
+      expect(sent).toEqual([]);
+      expect(await waiting()).toBe(1);
+    } finally {
+      await other.rollbackTransaction();
+      await other.release();
+    }
+    const failing = new OutboxRelay(ds, { ...recording, publish: () => Promise.reject(new Error('broker down')) }, { schema: SCHEMA });
+    await expect(failing.drainOnce(true)).rejects.toThrow('broker down');
+    expect(await waiting()).toBe(1); // the delete rolled back with the failed send
+    try {
+      expect(await new OutboxRelay(ds, recording, { schema: SCHEMA }).drainOnce()).toBeGreaterThanOrEqual(1);
+      expect(sent).toContain(orderUuid);
+      expect(await waiting()).toBe(0);
+    } finally {
+      relay.start();
+    }
+  });
   it('sends a backlog round after round, each key in order, and empties the outbox', async () => {
     await relay.stop(); // this test's relay alone reads the outbox
     const small = new OutboxRelay(ds, transport, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });
