@@ -3,6 +3,7 @@ import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Partitioners, Producer,
 import type { ConnectionOptions } from 'node:tls';
 
 import { ConsumedRecord, EventTransport, SubscribeOptions, TransportRecord } from './event-transport';
+import { fixKafkaRequestQueue } from './kafka-request-queue-fix';
 import { missingTopics, provisionTopics } from './kafka-topics';
 
 export interface KafkaTransportOptions {
@@ -115,6 +116,7 @@ export class KafkaTransport implements EventTransport {
   private stopping = false;
 
   constructor(private readonly opts: KafkaTransportOptions) {
+    fixKafkaRequestQueue(); // no 1 ms timer spinning on every idle connection (kafka-request-queue-fix.ts)
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
