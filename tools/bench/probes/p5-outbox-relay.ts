@@ -16,11 +16,64 @@ const TOPIC = deadLetterTopic('order.created');
 // until the relay published all of them, against a raw producer sending the same records in
 // the same batches to the same broker (kafkajs in distributed mode, the embedded log's own publish
 // otherwise). Then the consumer lag (an event's occurredAt -> inbox row) p99 over every event of the run.
+// Pairs (the relay, then the raw publisher) measured one after the other, three times: on the shared
+// 2-core machine one sub-second burst of either side could land in a busy moment (the raw producer
+// alone went from 1.4k to 8k events/s in runs minutes apart, load 16-22), so one pair's ratio moved
+// from x0.23 to x1.7. The row reports the median pair (by ratio) and every pair's ratio in the note.
+const PAIRS = 3;
+
 export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
   const count = ctx.size(5000, 200);
   await waitQuiet(ctx);
-  const records = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), key: randomUUID(), i }));
   const counts = await ctx.countWindow('P5', `outbox relay, ${count} events`, 'event');
+  const pairs: Array<{ running: number; total: number; raw: number; ratio: number }> = [];
+  for (let pair = 0; pair < ctx.size(PAIRS, 1); pair++) {
+    const records = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), key: randomUUID(), i }));
+    const { running, total } = await relayPace(ctx, records);
+    const raw = count / ((await rawPublish(ctx, records)) / 1000);
+    pairs.push({ running, total, raw, ratio: running / raw });
+    ctx.log(
+      `P5 pair ${pair + 1}: relay ${running.toFixed(0)} events/s running (${total.toFixed(0)}/s from commit to the last batch), raw ${raw.toFixed(0)}/s: x${(running / raw).toFixed(2)}`,
+    );
+  }
+  await counts.end(count * pairs.length);
+  const median = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor(pairs.length / 2)];
+  const lag = await consumerLag(ctx);
+  return [
+    {
+      probe: 'P5',
+      metric: `outbox relay, ${count} events`,
+      unit: 'events/s',
+      value: median.running,
+      baseline: median.raw,
+      baselineLabel: ctx.opts.distributed ? 'raw kafkajs producer' : 'raw publish to the embedded log',
+      higherIsBetter: true,
+      note:
+        `${median.total.toFixed(0)}/s from commit to the last batch out; median of ${pairs.length} pairs: ` +
+        pairs.map((p) => `x${p.ratio.toFixed(2)}`).join(' '),
+    },
+    {
+      probe: 'P5',
+      metric: `consumer lag p99 (${lag.n} events)`,
+      unit: 'ms',
+      value: lag.p99,
+      note: `p50 ${lag.p50.toFixed(0)} ms`,
+    },
+  ];
+}
+
+interface ProbeRecord {
+  id: string;
+  key: string;
+  i: number;
+}
+
+// Rows committed straight into the orders service's outbox, then the relay's events/s once it runs.
+async function relayPace(
+  ctx: BenchContext,
+  records: ProbeRecord[],
+): Promise<{ running: number; total: number }> {
+  const count = records.length;
   const t0 = Date.now();
   const keys = records.map((r) => r.key);
   // the embedded log's end before the rows exist: the relay appends them after it
@@ -47,7 +100,6 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
     if (Number(rows[0].n) === 0 || Date.now() > deadline) break;
     await sleep(50);
   }
-  await counts.end(count);
   // From when each batch went out (the log's append time, embedded: each round's transaction; the
   // producer's timestamp on Kafka), so how often this loop looks does not count. Two figures: from
   // the rows' commit to the last batch out, which includes the relay noticing rows committed behind
@@ -62,12 +114,13 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
     laterRounds >= OUTBOX_RELAY_BATCH && out && out.last > out.first
       ? laterRounds / Math.max((out.last - out.first) / 1000, 0.001)
       : total;
-  ctx.log(
-    `P5: relay ${running.toFixed(0)} events/s running, ${total.toFixed(0)} events/s from commit to the last batch`,
-  );
+  return { running, total };
+}
 
+// The same records in the same batches, straight to the same broker (or log): ms taken.
+async function rawPublish(ctx: BenchContext, records: ProbeRecord[]): Promise<number> {
   const batch: TransportRecord[][] = [];
-  for (let i = 0; i < count; i += OUTBOX_RELAY_BATCH) {
+  for (let i = 0; i < records.length; i += OUTBOX_RELAY_BATCH) {
     batch.push(
       records.slice(i, i + OUTBOX_RELAY_BATCH).map((r) => ({
         topic: TOPIC,
@@ -77,27 +130,7 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
       })),
     );
   }
-  const raw = ctx.opts.distributed ? await rawKafka(ctx, batch) : await rawEmbedded(ctx, batch);
-  const lag = await consumerLag(ctx);
-  return [
-    {
-      probe: 'P5',
-      metric: `outbox relay, ${count} events`,
-      unit: 'events/s',
-      value: running,
-      baseline: count / (raw / 1000),
-      baselineLabel: ctx.opts.distributed ? 'raw kafkajs producer' : 'raw publish to the embedded log',
-      higherIsBetter: true,
-      note: `${total.toFixed(0)}/s from commit to the last batch out`,
-    },
-    {
-      probe: 'P5',
-      metric: `consumer lag p99 (${lag.n} events)`,
-      unit: 'ms',
-      value: lag.p99,
-      note: `p50 ${lag.p50.toFixed(0)} ms`,
-    },
-  ];
+  return ctx.opts.distributed ? rawKafka(ctx, batch) : rawEmbedded(ctx, batch);
 }
 
 async function rawKafka(ctx: BenchContext, batches: TransportRecord[][]): Promise<number> {
