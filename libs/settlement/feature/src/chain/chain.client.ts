@@ -108,17 +108,6 @@ export class ChainClient implements OnApplicationShutdown {
     await this.bounded('eth_sendRawTransaction', this.provider.send('eth_sendRawTransaction', [rawTx]));
   }
 
-  // Every transaction in one JSON-RPC batch, in the order given (nonce order): one HTTP round trip
-  // instead of one per transaction. The answer of each, in the same order: null when the node took
-  // it, else its error (which, as for broadcast, says nothing certain about whether it was taken).
-  async broadcastAll(rawTxs: readonly string[]): Promise<(Error | null)[]> {
-    // Called in one tick, so ethers puts them in one batch (batchStallTime 0 still batches a tick's calls).
-    const answers = await Promise.allSettled(rawTxs.map((rawTx) => this.broadcast(rawTx)));
-    return answers.map((a) =>
-      a.status === 'fulfilled' ? null : a.reason instanceof Error ? a.reason : new Error(String(a.reason)),
-    );
-  }
-
   // The raw JSON-RPC answer, of which only the status and the block are read: ethers' formatted
   // receipt checksums every address of every log (a keccak each), on every look while in flight.
   async receipt(txHash: string): Promise<ChainReceipt | null> {

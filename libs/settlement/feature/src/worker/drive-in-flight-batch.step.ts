@@ -101,16 +101,19 @@ export class DriveInFlightBatchStep {
     result: InFlightBatchResult,
   ): Promise<{ s: SettlementEntity; current: SettlementTransactionEntity }[]> {
     if (unsent.length === 0) return [];
-    // All in one JSON-RPC batch, in nonce order, and only the answered prefix counts as sent: the
-    // first refusal ends it, as a transaction after a refused nonce is gapped and the one-by-one step
-    // reads the refusal's clues. One after the other in separate requests was one round trip and one
-    // mined block per transaction in series, the pass's longest part in a burst. A node that takes a
-    // batch's calls out of order (JSON-RPC allows it) at worst refuses or parks a gapped one: it is
-    // left unsent here, and the one-by-one step sends it again in order (the node answers "already
-    // known" for bytes it has, which that step takes as sent). Only stored bytes go out either way.
-    const answers = await this.chain.broadcastAll(unsent.map(({ current }) => current.rawTx));
-    const refused = answers.findIndex((a) => a !== null);
-    const sent = refused === -1 ? unsent : unsent.slice(0, refused);
+    // One after the other in nonce order, never all at once: a node that gets a higher nonce before
+    // a lower one parks it as a gapped transaction, and anvil did not mine those until they were
+    // replaced (a minute later). The first refusal ends the batch: what follows it would be gapped;
+    // the one-by-one step reads the refusal's clues.
+    const sent: typeof unsent = [];
+    for (const item of unsent) {
+      try {
+        await this.chain.broadcast(item.current.rawTx);
+      } catch {
+        break;
+      }
+      sent.push(item);
+    }
     if (sent.length > 0) crashPoint('after-broadcast', this.config.crashPoints);
     for (const { s } of sent) if (s.state === 'SIGNED') assertTransition(s.state, 'BROADCAST');
     await markSentAndBroadcast(
