@@ -103,8 +103,9 @@ export class DriveInFlightBatchStep {
     if (unsent.length === 0) return [];
     // One after the other in nonce order, never all at once: a node that gets a higher nonce before
     // a lower one parks it as a gapped transaction, and anvil did not mine those until they were
-    // replaced (a minute later). The first refusal ends the batch: what follows it would be gapped;
-    // the one-by-one step reads the refusal's clues.
+    // replaced (a minute later). One JSON-RPC batch in nonce order did the same (JSON-RPC lets a node
+    // take a batch's calls in any order; see docs/performance.md, session of 2026-11-28). The first
+    // refusal ends the batch: what follows it would be gapped; the one-by-one step reads its clues.
     const sent: typeof unsent = [];
     for (const item of unsent) {
       try {
