@@ -24,7 +24,7 @@ import { SignPendingStep } from './sign-pending.step';
 import { crashPoint } from './crash-point';
 import { OnPicked, StepResult } from './step-result';
 
-// Upper bound of settlements one step handles per pass, so a backlog never starves shutdown.
+// Upper bound of settlements one step handles per tick, so a backlog never starves shutdown.
 const MAX_PER_TICK = 50;
 // Settlements signed in one transaction under one signer lock. The nonces of a batch are
 // consecutive, and the in-flight step sends them in nonce order.
@@ -32,29 +32,26 @@ const SIGN_BATCH = 50;
 // In-flight settlements whose receipts are looked up (and never-sent transactions sent) together.
 const IN_FLIGHT_BATCH = 100;
 
-// Drives settlements from PENDING to a receipt, in two lanes that run side by side, each a
-// wake-or-poll loop with its own transactions: the signing lane (PENDING -> SIGNED) and the
-// in-flight lane (SIGNED/BROADCAST -> sent -> receipt -> CONFIRMED | FAILED). A new settlement waits
-// only for the signing pass under way, not also for the sends and receipts of the batch before it,
-// and the in-flight lane sends what was signed as soon as the signing transaction commits. The lanes
-// touch disjoint rows (PENDING/HELD against SIGNED/BROADCAST, each locked FOR UPDATE SKIP LOCKED),
-// and the signing lane commits its batches one after the other under the signer row lock, so the
-// in-flight lane still finds the signed transactions in nonce order and sends only committed bytes.
-// The signing lane is woken when a payment.confirmed handler committed a new PENDING settlement and
-// runs again at once after a full batch; the in-flight lane is woken by a signing commit, runs
-// again at once while a pass moved something, and looks again after SETTLEMENT_RECEIPT_POLL_MS
-// while transactions wait for receipts. Both poll every SETTLEMENT_POLL_MS as a safety net (work of
-// another process, due retries, operator releases). Both start at bootstrap and stop before the
-// database closes, and both work only while this process holds a signer's lease (SignerLeases).
-// Any number of workers can run, one per signer and spares: PENDING rows are claimed with
+// Drives settlements from PENDING to a receipt. Woken when a payment.confirmed handler committed a
+// new PENDING settlement; runs again at once while a pass did something; looks again after
+// SETTLEMENT_RECEIPT_POLL_MS while transactions wait for receipts; otherwise polls every
+// SETTLEMENT_POLL_MS as a safety net (work of another process, due retries). Starts at bootstrap,
+// stops before the database closes. Works only while this process holds a signer's lease
+// (SignerLeases): signs PENDING settlements with that signer and drives that signer's in-flight
+// ones. Any number of workers can run, one per signer and spares: PENDING rows are claimed with
 // FOR UPDATE SKIP LOCKED and nonces are allocated under the signer row lock.
 @Injectable()
 export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(SettlementWorker.name);
-  private readonly signingLane: WakeOrPoll;
-  private readonly inFlightLane: WakeOrPoll;
+  private readonly loop: WakeOrPoll;
   private running = false;
   private chainVerified = false;
+  // Whether the next tick looks for settlements to sign: after a payment.confirmed committed here, a
+  // signer was taken, or a full batch was signed (more may wait); and at least every
+  // SETTLEMENT_POLL_MS (work of another process, due retries, operator releases). Ticks between, that
+  // only follow transactions in flight, skip the signing transaction, which would find nothing.
+  private signWanted = true;
+  private lastSignPass = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -68,19 +65,14 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     @Inject(CHAIN_SETTLEMENT_CONFIG) private readonly config: ChainSettlementConfig,
   ) {
     // While passes fail (RPC node or database down) the pause grows exponentially up to a cap, so an
-    // outage is waited out instead of hammered, whatever wakes the lane meanwhile.
-    const lane = (name: string, round: () => Promise<RoundOutcome>): WakeOrPoll =>
-      new WakeOrPoll({
-        round,
-        pollMs: config.pollMs,
-        failureDelayMs: (failures) => retryDelayMs(failures - 1, config.pollMs),
-        onFailure: (err, failures) =>
-          this.log.warn(
-            `settlement ${name} pass failed (${failures} in a row), retrying: ${describeChainError(err)}`,
-          ),
-      });
-    this.signingLane = lane('signing', () => this.signingPass());
-    this.inFlightLane = lane('in-flight', () => this.inFlightPass());
+    // outage is waited out instead of hammered, whatever wakes the worker meanwhile.
+    this.loop = new WakeOrPoll({
+      round: () => this.tick(),
+      pollMs: config.pollMs,
+      failureDelayMs: (failures) => retryDelayMs(failures - 1, config.pollMs),
+      onFailure: (err, failures) =>
+        this.log.warn(`settlement tick failed (${failures} in a row), retrying: ${describeChainError(err)}`),
+    });
   }
 
   onModuleInit(): void {
@@ -88,10 +80,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
       if (type === Topics.PaymentConfirmed) this.nudge();
     });
     // a signer of our own (at start, or taken over from a dead process): its work may be waiting
-    this.leases.onAcquired(() => {
-      this.signingLane.wake();
-      this.inFlightLane.wake();
-    });
+    this.leases.onAcquired(() => this.nudge());
   }
 
   onApplicationBootstrap(): void {
@@ -104,47 +93,35 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
 
   start(): void {
     this.running = true;
-    this.signingLane.start();
-    this.inFlightLane.start();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    await Promise.all([this.signingLane.stop(), this.inFlightLane.stop()]);
+    await this.loop.stop();
   }
 
-  // A new PENDING settlement was committed in this process.
   nudge(): void {
-    this.signingLane.wake();
+    this.signWanted = true;
+    this.loop.wake();
   }
 
-  // One signing pass: what is due, signed in one batch. Busy after a full batch (more may be due);
-  // otherwise the lane sleeps until the next payment.confirmed or the safety-net poll.
-  async signingPass(): Promise<RoundOutcome> {
+  // One pass: sign what is due, then drive every in-flight transaction towards its receipt. Busy
+  // when it moved a settlement on (another pass may find more, or a receipt for what it just sent);
+  // while transactions only wait for receipts, the next look is SETTLEMENT_RECEIPT_POLL_MS away.
+  async tick(): Promise<RoundOutcome> {
     const signer = this.leases.current();
     if (!signer) return { busy: false }; // a spare: no signer free (yet)
     if (!(await this.verifyChain())) return { busy: false };
-    const signing = await this.signBatch(signer);
-    if (signing.progressed > 0) this.inFlightLane.wake(); // committed: the bytes may be sent now
-    if (signing.finalized > 0) this.relay.nudge();
-    return { busy: signing.full };
-  }
-
-  // One in-flight pass: every in-flight transaction driven towards its receipt. Busy when it moved a
-  // settlement on (another pass may find more, or a receipt for what it just sent); while
-  // transactions only wait for receipts, the next look is SETTLEMENT_RECEIPT_POLL_MS away.
-  async inFlightPass(): Promise<RoundOutcome> {
-    const signer = this.leases.current();
-    if (!signer) return { busy: false };
-    if (!(await this.verifyChain())) return { busy: false };
+    const signing = this.signDue() ? await this.signBatch(signer) : { progressed: 0, finalized: 0 };
     const batch = await this.inFlightBatch(signer);
     // One by one only what the batch left (a transaction of its own to find there is none otherwise).
     const driving = batch.complete
       ? { progressed: 0, waiting: 0, finalized: 0 }
       : await this.drain((skip, onPicked) => this.inFlight.runOnce(signer, skip, onPicked), batch.handled);
-    if (batch.finalized + driving.finalized > 0) this.relay.nudge();
+    if (signing.finalized + batch.finalized + driving.finalized > 0) this.relay.nudge();
     return {
-      busy: batch.sent + batch.finalized + driving.progressed > 0,
+      busy: signing.progressed + signing.finalized + batch.sent + batch.finalized + driving.progressed > 0,
       recheckMs: batch.handled.size + driving.waiting > 0 ? this.config.receiptPollMs : undefined,
     };
   }
@@ -164,29 +141,33 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     }
   }
 
+  private signDue(): boolean {
+    if (!this.signWanted && Date.now() - this.lastSignPass < this.config.pollMs) return false;
+    // cleared before the pass: a payment.confirmed committed meanwhile asks for the next one
+    this.signWanted = false;
+    this.lastSignPass = Date.now();
+    return true;
+  }
+
   // Signs what is due in one batch; if the batch fails (one settlement's FX quote or signature, the
   // node), nothing of it was signed and the settlements are taken one by one instead, so the failure
   // is recorded against the settlement that caused it and the others still go out.
-  private async signBatch(
-    signer: TransferSigner,
-  ): Promise<{ progressed: number; finalized: number; full: boolean }> {
-    if (!this.running) return { progressed: 0, finalized: 0, full: false };
+  private async signBatch(signer: TransferSigner): Promise<{ progressed: number; finalized: number }> {
+    if (!this.running) return { progressed: 0, finalized: 0 };
     let signed: number;
     let refused: number;
-    let full: boolean;
     try {
       const result = await this.signing.runBatch(signer, new Set(), SIGN_BATCH);
       signed = result.signed.length;
       refused = result.refused.length;
       const looked = signed + refused + result.deferred.length + result.held.length;
-      full = looked >= SIGN_BATCH; // more may be due
+      if (looked >= SIGN_BATCH) this.signWanted = true; // a full batch: more may be due
     } catch (err) {
       this.log.warn(`signing a batch failed, signing one by one: ${describeChainError(err)}`);
-      const one = await this.drain((skip, onPicked) => this.signing.runOnce(signer, skip, onPicked));
-      return { ...one, full: false };
+      return this.drain((skip, onPicked) => this.signing.runOnce(signer, skip, onPicked));
     }
     if (signed > 0) crashPoint('after-sign', this.config.crashPoints);
-    return { progressed: signed, finalized: refused, full };
+    return { progressed: signed, finalized: refused };
   }
 
   private async drain(
@@ -222,7 +203,7 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
           kind === 'rejected' ? this.log.error(line) : this.log.warn(line),
         );
         await recordStepFailure(this.dataSource, current, reason, this.config.pollMs);
-        // The node did not answer: the rest of the pass would only collect more timeouts.
+        // The node did not answer: the rest of the tick would only collect more timeouts.
         if (kind === 'transient') throw err;
       }
     }
