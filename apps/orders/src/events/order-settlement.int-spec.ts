@@ -70,7 +70,12 @@ describe('order settlement events (integration)', () => {
   beforeAll(async () => {
     [t, recorder, publisher] = await Promise.all([
       startOrdersTestApp(),
-      TopicRecorder.start([Topics.OrderCompleted, Topics.OrderFailed, 'transfer.succeeded.dlq']),
+      TopicRecorder.start([
+        Topics.OrderCompleted,
+        Topics.OrderFailed,
+        'transfer.succeeded.dlq',
+        'payment.confirmed.dlq',
+      ]),
       EventPublisher.start(),
     ]);
     t.kyc.users.set(user, { merchantId: merchant, status: 'APPROVED' });
@@ -261,5 +266,34 @@ describe('order settlement events (integration)', () => {
     );
     expect(dead.headers['dlq-error']).toContain("another merchant's order");
     expect((await details(order.uuid)).status).toBe('CREATED');
+  });
+
+  it('records payment.confirmed only on an order of its merchant that is still CREATED', async () => {
+    const failed = await createOrder('55');
+    const rejected = await send(Topics.PaymentFailed, {
+      orderUuid: failed.uuid,
+      bankTransactionId: randomUUID(),
+      reference: failed.reference,
+      payedAmount: '0',
+      reason: 'SEPA credit rejected by the bank',
+    });
+    await handled(rejected.id);
+    const afterFailure = await details(failed.uuid);
+    const late = await send(Topics.PaymentConfirmed, paymentConfirmed(failed));
+    await handled(late.id);
+    expect(await details(failed.uuid)).toEqual(afterFailure);
+
+    const order = await createOrder();
+    const unpaid = await details(order.uuid);
+    const forged = await send(Topics.PaymentConfirmed, paymentConfirmed(order), randomUUID());
+    const dead = await recorder.waitForEvent(
+      'dead letter',
+      (e) =>
+        e.topic === 'payment.confirmed.dlq' &&
+        e.envelope.id === forged.id &&
+        e.headers['dlq-consumer'] === t.consumerGroup,
+    );
+    expect(dead.headers['dlq-error']).toContain("another merchant's order");
+    expect(await details(order.uuid)).toEqual(unpaid);
   });
 });

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 
 import {
   EventEnvelope,
+  EventType,
   InvalidEventError,
   PaymentConfirmedV1,
   PaymentFailedV1,
@@ -10,11 +11,11 @@ import {
   TransferFailedV1,
   TransferSucceededV1,
 } from '@onramp/contracts';
-import { OutboxWriter } from '@onramp/messaging';
+import { AppendEvent, OutboxWriter } from '@onramp/messaging';
 import { canTransition, Clock } from '@onramp/orders-domain';
 
 import { OrderEntity } from '../orders/order.entity';
-import { OrdersRepository } from '../orders/orders.repository';
+import { OrdersRepository, OutboxInsert } from '../orders/orders.repository';
 import { FailureFacts, orderCompletedData, orderFailedData } from './order-outcome-events';
 
 export const CLOCK = Symbol('CLOCK');
@@ -22,9 +23,11 @@ export const CLOCK = Symbol('CLOCK');
 type Envelope<T> = EventEnvelope<string, T> & { data: T & { orderUuid: string } };
 
 // Moves orders along CREATED -> COMPLETED | FAILED as settlement facts arrive. Every method runs in
-// the consumer's transaction (inbox mark + effect + outgoing event commit together). The order row is
-// locked and the update is conditional on CREATED, so a race cannot complete and fail one order;
-// an event for an order already terminal changes nothing.
+// the consumer's transaction (inbox mark + effect + outgoing event commit together). The moves are
+// conditional on CREATED (and the order row is locked by them), so a race cannot complete and fail
+// one order; an event for an order already terminal changes nothing. Statements per event, the hot
+// path: payment.confirmed one (the conditional update), transfer.* two (the locked read the event is
+// built from, then the move, its history row and its event in one statement).
 @Injectable()
 export class OrderTransitions {
   private readonly log = new Logger(OrderTransitions.name);
@@ -35,11 +38,16 @@ export class OrderTransitions {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  // The money arrived; the order stays CREATED until the tokens are sent.
+  // The money arrived; the order stays CREATED until the tokens are sent. The update is conditional
+  // on the order being this merchant's and CREATED; only when it did not apply is the order read, to
+  // tell an unknown or another merchant's order (refused) from one already terminal (ignored).
   async recordPayment(event: Envelope<PaymentConfirmedV1>, manager: EntityManager): Promise<void> {
+    const target = { uuid: event.data.orderUuid, merchantId: event.merchantId };
+    if (await this.orders.recordPayment(manager, target, event.data, this.clock())) return;
     const order = await this.lockOrder(manager, event);
     if (order.status !== 'CREATED') return this.ignore(event, order);
-    await this.orders.recordPayment(manager, order.uuid, event.data, this.clock());
+    // The order committed after the update's snapshot was taken: update it now that it is locked.
+    await this.orders.recordPayment(manager, target, event.data, this.clock());
   }
 
   async complete(event: Envelope<TransferSucceededV1>, manager: EntityManager): Promise<void> {
@@ -52,7 +60,6 @@ export class OrderTransitions {
       );
     }
     const now = this.clock();
-    const data = orderCompletedData(order, d, now);
     const moved = await this.orders.markCompleted(
       manager,
       order.uuid,
@@ -65,16 +72,15 @@ export class OrderTransitions {
         fxRateEffective: d.fxRateEffective,
         fxRateUpdatedAt: new Date(d.fxRateUpdatedAt),
       },
-      now,
+      { reason: 'USDC transfer succeeded', eventId: event.id, at: now },
+      this.outboxRow({
+        type: Topics.OrderCompleted,
+        key: order.uuid,
+        merchantId: order.merchantId,
+        data: orderCompletedData(order, d, now),
+      }),
     );
     if (!moved) return this.ignore(event, order);
-    await this.record(manager, order, 'COMPLETED', 'USDC transfer succeeded', event.id, now);
-    await this.outbox.append(manager, {
-      type: Topics.OrderCompleted,
-      key: order.uuid,
-      merchantId: order.merchantId,
-      data,
-    });
   }
 
   async failPayment(event: Envelope<PaymentFailedV1>, manager: EntityManager): Promise<void> {
@@ -94,7 +100,6 @@ export class OrderTransitions {
     const order = await this.lockOrder(manager, event);
     if (!canTransition(order.status, 'FAILED')) return this.ignore(event, order);
     const now = this.clock();
-    const data = orderFailedData(order, facts, now);
     const moved = await this.orders.markFailed(
       manager,
       order.uuid,
@@ -103,16 +108,19 @@ export class OrderTransitions {
         transactionHash: facts.transactionHash || null,
         failureReason: facts.reason,
       },
-      now,
+      { reason: facts.reason, eventId: event.id, at: now },
+      this.outboxRow({
+        type: Topics.OrderFailed,
+        key: order.uuid,
+        merchantId: order.merchantId,
+        data: orderFailedData(order, facts, now),
+      }),
     );
     if (!moved) return this.ignore(event, order);
-    await this.record(manager, order, 'FAILED', facts.reason, event.id, now);
-    await this.outbox.append(manager, {
-      type: Topics.OrderFailed,
-      key: order.uuid,
-      merchantId: order.merchantId,
-      data,
-    });
+  }
+
+  private outboxRow<K extends EventType>(event: AppendEvent<K>): OutboxInsert {
+    return { table: this.outbox.table, values: this.outbox.prepare(event).values };
   }
 
   private async lockOrder(manager: EntityManager, event: Envelope<object>): Promise<OrderEntity> {
@@ -123,24 +131,6 @@ export class OrderTransitions {
     if (order.merchantId !== event.merchantId)
       throw new InvalidEventError(`${event.type} ${event.id} names another merchant's order`);
     return order;
-  }
-
-  private async record(
-    manager: EntityManager,
-    order: OrderEntity,
-    to: 'COMPLETED' | 'FAILED',
-    reason: string,
-    eventId: string,
-    at: Date,
-  ): Promise<void> {
-    await this.orders.appendStatusChange(manager, {
-      orderUuid: order.uuid,
-      fromStatus: order.status,
-      toStatus: to,
-      reason,
-      eventId,
-      at,
-    });
   }
 
   private ignore(event: Envelope<object>, order: OrderEntity): void {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { OrderStatus } from '@onramp/orders-domain';
+import { OrderStatus, TerminalOrderStatus } from '@onramp/orders-domain';
 import { queryRows } from '@onramp/persistence';
 
 import { KYC_USERS, ORDER_STATUS_HISTORY, ORDERS } from '../persistence/orders-tables';
@@ -38,6 +38,13 @@ export interface CompletionFacts {
   fxRateBase: string;
   fxRateEffective: string;
   fxRateUpdatedAt: Date;
+}
+
+// Why an order moved: the history row's reason, the event that moved it and when.
+export interface StatusChangeCause {
+  reason: string;
+  eventId: string;
+  at: Date;
 }
 
 export interface FailureChange {
@@ -226,27 +233,38 @@ export class OrdersRepository {
     );
   }
 
-  // The money arrived: recorded on an order still CREATED (it stays CREATED until the tokens are sent).
+  // The money arrived: recorded on an order still CREATED and this merchant's (it stays CREATED until
+  // the tokens are sent). Answers whether it was; the caller looks at the order only when not.
   async recordPayment(
     db: EntityManager,
-    uuid: string,
+    order: { uuid: string; merchantId: string },
     payment: { payedAmount: string; payerAccountHolderName: string },
     at: Date,
-  ): Promise<void> {
-    await db.query(
-      `UPDATE ${ORDERS} SET payed_amount = $2, payer_account_holder_name = $3, updated_at = $4
-       WHERE uuid = $1 AND status = 'CREATED'`,
-      [uuid, payment.payedAmount, payment.payerAccountHolderName, at],
-    );
-  }
-
-  async markCompleted(db: EntityManager, uuid: string, facts: CompletionFacts, at: Date): Promise<boolean> {
+  ): Promise<boolean> {
     const moved = await queryRows(
       db,
-      `UPDATE ${ORDERS} SET status = 'COMPLETED', payed_amount = $2, payer_account_holder_name = $3,
-         sent_token_amount = $4, transaction_hash = $5, fx_rate_base = $6, fx_rate_effective = $7,
-         fx_rate_updated_at = $8, completed_at = $9, updated_at = $9
-       WHERE uuid = $1 AND status = 'CREATED' RETURNING uuid`,
+      `UPDATE ${ORDERS} SET payed_amount = $3, payer_account_holder_name = $4, updated_at = $5
+       WHERE uuid = $1 AND merchant_id = $2 AND status = 'CREATED' RETURNING uuid`,
+      [order.uuid, order.merchantId, payment.payedAmount, payment.payerAccountHolderName, at],
+    );
+    return moved.length === 1;
+  }
+
+  // The move to COMPLETED, its history row and its order.completed outbox row in ONE statement (one
+  // round trip, all or nothing); the history and the event are written only if the order moved.
+  async markCompleted(
+    db: EntityManager,
+    uuid: string,
+    facts: CompletionFacts,
+    change: StatusChangeCause,
+    event: OutboxInsert,
+  ): Promise<boolean> {
+    return this.moveWithEvent(
+      db,
+      `status = 'COMPLETED', payed_amount = $2, payer_account_holder_name = $3, sent_token_amount = $4,
+         transaction_hash = $5, fx_rate_base = $6, fx_rate_effective = $7, fx_rate_updated_at = $8,
+         completed_at = $9, updated_at = $9`,
+      'COMPLETED',
       [
         uuid,
         facts.payedAmount,
@@ -256,20 +274,56 @@ export class OrdersRepository {
         facts.fxRateBase,
         facts.fxRateEffective,
         facts.fxRateUpdatedAt,
-        at,
+        change.at,
       ],
+      change,
+      event,
     );
-    return moved.length === 1;
   }
 
-  // A failed order sent nothing: 0 tokens.
-  async markFailed(db: EntityManager, uuid: string, change: FailureChange, at: Date): Promise<boolean> {
+  // A failed order sent nothing: 0 tokens. Same statement shape as markCompleted.
+  async markFailed(
+    db: EntityManager,
+    uuid: string,
+    facts: FailureChange,
+    change: StatusChangeCause,
+    event: OutboxInsert,
+  ): Promise<boolean> {
+    return this.moveWithEvent(
+      db,
+      `status = 'FAILED', payed_amount = $2, transaction_hash = $3, sent_token_amount = 0,
+         failure_reason = $4, failed_at = $5, updated_at = $5`,
+      'FAILED',
+      [uuid, facts.payedAmount, facts.transactionHash, facts.failureReason, change.at],
+      change,
+      event,
+    );
+  }
+
+  // `set` uses $1 (the uuid) .. $n of `params`, whose last one is the time of the change. The
+  // move is conditional on CREATED, so a race cannot complete and fail one order.
+  private async moveWithEvent(
+    db: EntityManager,
+    set: string,
+    to: TerminalOrderStatus,
+    params: unknown[],
+    change: StatusChangeCause,
+    event: OutboxInsert,
+  ): Promise<boolean> {
+    const n = params.length;
     const moved = await queryRows(
       db,
-      `UPDATE ${ORDERS} SET status = 'FAILED', payed_amount = $2, transaction_hash = $3, sent_token_amount = 0,
-         failure_reason = $4, failed_at = $5, updated_at = $5
-       WHERE uuid = $1 AND status = 'CREATED' RETURNING uuid`,
-      [uuid, change.payedAmount, change.transactionHash, change.failureReason, at],
+      `WITH moved AS (
+         UPDATE ${ORDERS} SET ${set} WHERE uuid = $1 AND status = 'CREATED' RETURNING uuid
+       ), h AS (
+         INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)
+         SELECT uuid, 'CREATED', '${to}', $${n + 1}, $${n + 2}::uuid, $${n}::timestamptz FROM moved
+       ), e AS (
+         INSERT INTO ${event.table} (event_id, topic, key, envelope, headers)
+         SELECT $${n + 3}::uuid, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}::jsonb FROM moved
+       )
+       SELECT uuid FROM moved`,
+      [...params, change.reason, change.eventId, ...event.values],
     );
     return moved.length === 1;
   }
