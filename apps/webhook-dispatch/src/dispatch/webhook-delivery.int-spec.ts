@@ -9,12 +9,7 @@ import { waitFor } from '@onramp/testing';
 import { verifySignature, verifyStandardSignature } from '@onramp/webhooks-domain';
 
 import type { DeliveryView } from '@onramp/webhooks-feature';
-import {
-  orderCompleted,
-  orderFailed,
-  OrderOutcomeEnvelope,
-  publish,
-} from '../testing/order-events';
+import { orderCompleted, orderFailed, OrderOutcomeEnvelope, publish } from '../testing/order-events';
 import { ReceivedRequest, WebhookReceiver } from '../testing/webhook-receiver';
 import { useWebhookSuite } from '../testing/webhook-suite';
 import { WebhookTestApp } from '../testing/webhook-test-app';
@@ -328,6 +323,39 @@ describe('webhook delivery from order events (integration)', () => {
     expect(req.headers['x-webhook-id']).toBe(event.id);
     expect(verifySignature(secret!, req.body, String(req.headers['x-webhook-signature']))).toBe(true);
     await deliveryWhen(merchantId, event, (d) => d.status === 'DELIVERED');
+  });
+
+  it('gives a delivery the endpoint state committed while its event waited for the merchant lock', async () => {
+    const { merchantId, path } = newMerchant();
+    await register(merchantId, path);
+    const event = orderCompleted(merchantId);
+    // What disabling after a 410 does: the merchant's lock taken exclusive, then the endpoint changed.
+    const disabler = t.dataSource.createQueryRunner();
+    await disabler.connect();
+    try {
+      await disabler.startTransaction();
+      await disabler.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`webhooks:merchant:${merchantId}`]);
+      await publish(producer, event);
+      await waitFor(
+        async () =>
+          (
+            await t.dataSource.query(
+              `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            )
+          ).length > 0,
+        { timeoutMs: 20_000, description: 'the event to wait for the merchant lock' },
+      );
+      await disabler.query(
+        `UPDATE webhooks.endpoints SET disabled_at = now(), disabled_reason = 'test' WHERE merchant_id = $1`,
+        [merchantId],
+      );
+      await disabler.commitTransaction();
+    } finally {
+      await disabler.release();
+    }
+    await deliveryWhen(merchantId, event, (d) => d.status === 'DISABLED');
+    expect(receiver.requests(path)).toHaveLength(0);
   });
 
   it('turns the same event published twice into one delivery', async () => {

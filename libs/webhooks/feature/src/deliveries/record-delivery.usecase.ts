@@ -3,10 +3,8 @@ import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
 import { uuidv7 } from '@onramp/messaging';
-import { DeliveryStatus } from '@onramp/webhooks-domain';
 
 import { lockMerchant } from '../persistence/merchant-lock.repository';
-import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { OrderOutcomeEvent, webhookBodyOf } from './order-webhook-body.presenter';
 import { PayerDataCipher } from './payer-data.cipher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -17,15 +15,14 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 @Injectable()
 export class RecordDeliveryUseCase {
   constructor(
-    private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly payerData: PayerDataCipher,
   ) {}
 
   async execute(manager: EntityManager, event: OrderOutcomeEvent): Promise<void> {
+    // A statement of its own: the insert's snapshot must be taken after the lock is granted (see
+    // lockMerchant), or a delivery could miss an endpoint registered while the lock was awaited.
     await lockMerchant(manager, event.merchantId, 'shared');
-    const disabled = await this.endpoints.isDisabled(manager, event.merchantId);
-    const status: DeliveryStatus = disabled === undefined ? 'NO_ENDPOINT' : disabled ? 'DISABLED' : 'PENDING';
     const id = uuidv7();
     await this.deliveries.insertOnce(manager, {
       id,
@@ -34,7 +31,6 @@ export class RecordDeliveryUseCase {
       eventType: event.type,
       orderUuid: event.data.orderUuid,
       body: this.payerData.sealBody(id, webhookBodyOf(this.withPayerNameOpened(event))),
-      status,
     });
   }
 

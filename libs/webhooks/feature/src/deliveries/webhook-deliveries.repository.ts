@@ -19,7 +19,6 @@ export interface NewDelivery {
   eventType: string;
   orderUuid: string;
   body: string;
-  status: DeliveryStatus;
 }
 
 export interface DeliveryPage {
@@ -129,13 +128,23 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  // One delivery per event id: a redelivered event inserts nothing.
+  // One delivery per event id: a redelivered event inserts nothing. Its status is read from the
+  // merchant's endpoint in the same statement: PENDING (due now) with an active endpoint, DISABLED
+  // with a disabled one, NO_ENDPOINT without one. The caller holds the merchant's lock (shared),
+  // taken in a statement before this one, so this statement's snapshot sees every endpoint change
+  // that committed before the lock was granted.
   async insertOnce(db: EntityManager, d: NewDelivery): Promise<void> {
     await db.query(
       `INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7::text = 'PENDING' THEN now() END)
+       SELECT $1, $2, $3, $4, $5, $6, s.status, CASE WHEN s.status = 'PENDING' THEN now() END
+       FROM (
+         SELECT CASE WHEN e.merchant_id IS NULL THEN 'NO_ENDPOINT'
+                     WHEN e.disabled_at IS NOT NULL THEN 'DISABLED'
+                     ELSE 'PENDING' END AS status
+         FROM (SELECT 1) one LEFT JOIN ${ENDPOINTS} e ON e.merchant_id = $3
+       ) s
        ON CONFLICT (event_id) DO NOTHING`,
-      [d.id, d.eventId, d.merchantId, d.eventType, d.orderUuid, d.body, d.status],
+      [d.id, d.eventId, d.merchantId, d.eventType, d.orderUuid, d.body],
     );
   }
 

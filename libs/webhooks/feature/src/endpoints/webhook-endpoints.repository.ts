@@ -32,16 +32,6 @@ export class WebhookEndpointsRepository {
     return row;
   }
 
-  // undefined: no endpoint; else whether it is disabled (what a new delivery's status depends on).
-  async isDisabled(db: EntityManager, merchantId: string): Promise<boolean | undefined> {
-    const [row] = await queryRows<{ disabled: boolean }>(
-      db,
-      `SELECT disabled_at IS NOT NULL AS disabled FROM ${ENDPOINTS} WHERE merchant_id = $1`,
-      [merchantId],
-    );
-    return row?.disabled;
-  }
-
   async insert(db: EntityManager, merchantId: string, url: string, secretEnc: string): Promise<void> {
     await db.query(`INSERT INTO ${ENDPOINTS} (merchant_id, url, secret_enc) VALUES ($1, $2, $3)`, [
       merchantId,
