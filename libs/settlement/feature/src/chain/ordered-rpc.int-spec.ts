@@ -1,4 +1,4 @@
-import { JsonRpcProvider, parseEther, Wallet } from 'ethers';
+import { HDNodeWallet, JsonRpcProvider, parseEther, Wallet } from 'ethers';
 
 import { AnvilHandle, localProvider, setEthBalance, startAnvil } from '@onramp/chain';
 
@@ -25,13 +25,13 @@ describe('OrderedRpcConnection against anvil (integration)', () => {
     await anvil.stop();
   });
 
-  const fundedWallet = async (): Promise<Wallet> => {
+  const fundedWallet = async (): Promise<HDNodeWallet> => {
     const wallet = Wallet.createRandom();
     await setEthBalance(anvil.rpcUrl, wallet.address, parseEther('100'));
     return wallet;
   };
 
-  const signTransfers = (wallet: Wallet, firstNonce: number, count: number, gasLimit = 21_000) =>
+  const signTransfers = (wallet: HDNodeWallet, firstNonce: number, count: number, gasLimit = 21_000) =>
     Promise.all(
       Array.from({ length: count }, (_, i) =>
         wallet.signTransaction({
