@@ -12,6 +12,13 @@ export function percentile(sorted: number[], q: number): number {
   return sorted[i];
 }
 
+// The middle sample, or the mean of the two middle ones.
+export function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export function summarize(samples: number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   return {

@@ -36,6 +36,12 @@ export class ProgrammableReceiver {
     return this.log.filter((d) => d.answered === 200);
   }
 
+  // Ends the requests held open so far (the sender sees the connection close), e.g. before a round
+  // that must not have any.
+  releaseHung(): void {
+    for (const res of this.hanging) res.destroy();
+  }
+
   async stop(): Promise<void> {
     for (const res of this.hanging) res.destroy();
     this.server?.closeAllConnections();
