@@ -30,7 +30,7 @@ describe('EmbeddedTransport over real Postgres', () => {
   let url: string;
   const transports: EmbeddedTransport[] = [];
 
-  const transport = async (): Promise<EmbeddedTransport> => {
+  const transport = async (commitIntervalMs?: number): Promise<EmbeddedTransport> => {
     const t = new EmbeddedTransport({
       databaseUrl: url,
       clientId: 'bus-test',
@@ -38,6 +38,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       retryBaseDelayMs: 20,
       retryMaxDelayMs: 200,
       pollIntervalMs: 200,
+      commitIntervalMs,
     });
     await t.connect();
     transports.push(t);
@@ -204,6 +205,63 @@ describe('EmbeddedTransport over real Postgres', () => {
     await sleep(300);
     expect(handledBefore).toEqual([0, 1, 2, 3, 4]);
     expect(handledAfter).toEqual([5, 6, 7, 8, 9]);
+  });
+
+  it("writes a group's offset once per interval and at stop, not after every batch", async () => {
+    const group = `interval-${randomUUID()}`;
+    const topic = `interval.${randomUUID()}`;
+    const key = randomUUID();
+    const bus = await transport(1_500);
+    const handled: number[] = [];
+    await bus.subscribe({
+      groupId: group,
+      topics: [topic],
+      handle: async (r) => void handled.push(body(r).n),
+    });
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    const written = async (): Promise<string | undefined> => {
+      const { rows } = await db.query<{ seq: string }>(
+        `SELECT seq::text AS seq FROM eventbus.offsets WHERE group_id = $1 AND topic = $2`,
+        [group, topic],
+      );
+      return rows[0]?.seq;
+    };
+    const seqOf = async (n: number): Promise<string> => {
+      const { rows } = await db.query<{ seq: string }>(
+        `SELECT seq::text AS seq FROM eventbus.log WHERE topic = $1 AND value::jsonb ->> 'n' = $2`,
+        [topic, String(n)],
+      );
+      return rows[0].seq;
+    };
+    try {
+      for (let n = 0; n < 5; n++) {
+        await bus.publish([record(key, n, topic)]);
+        await waitFor(() => handled.length === n + 1, {
+          timeoutMs: 5_000,
+          intervalMs: 10,
+          description: `record ${n}`,
+        });
+      }
+      expect(await written()).toBeUndefined(); // five batches handled, no offset written yet
+      await waitFor(async () => (await written()) === (await seqOf(4)), {
+        timeoutMs: 5_000,
+        intervalMs: 50,
+        description: 'the offset written once the interval passed',
+      });
+
+      await bus.publish([record(key, 5, topic)]);
+      await waitFor(() => handled.length === 6, {
+        timeoutMs: 5_000,
+        intervalMs: 10,
+        description: 'record 5',
+      });
+      await bus.disconnect(); // before the interval: the offset is written at stop
+      expect(await written()).toBe(await seqOf(5));
+    } finally {
+      await db.end();
+    }
+    expect(handled).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('dead-letters through EventConsumer into <topic>.dlq, fed by the outbox relay', async () => {

@@ -16,14 +16,16 @@ export interface EmbeddedTransportOptions {
   batchSize?: number;
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
+  commitIntervalMs?: number; // how often a group's handled offsets are written (0: after every batch)
   retentionHours?: number;
 }
 
 // Kafka's contract without a broker, for the one-process `npm start`: a durable log in Postgres
 // (schema `eventbus`), key -> partition as Kafka hashes it, per-partition order, one offset per
-// consumer group committed only after the handler returned (at-least-once), `<topic>.dlq` just
-// another topic. Nothing lives only in memory, so a SIGKILL loses nothing: what was appended is
-// in the log, and what a group had not committed is handed out again on restart.
+// consumer group committed only after the handler returned (at-least-once; written once a second,
+// like Kafka's consumers), `<topic>.dlq` just another topic. Nothing lives only in memory, so a
+// SIGKILL loses nothing: what was appended is in the log, and what a group had not committed is
+// handed out again on restart (consumers dedupe it by event id).
 export class EmbeddedTransport implements EventTransport {
   private readonly log = new Logger('EmbeddedTransport');
   private readonly subscriptions: GroupSubscription[] = [];
@@ -133,6 +135,7 @@ export class EmbeddedTransport implements EventTransport {
       batchSize: this.opts.batchSize ?? 100,
       retryBaseDelayMs: this.opts.retryBaseDelayMs ?? 200,
       retryMaxDelayMs: this.opts.retryMaxDelayMs ?? 30_000,
+      commitIntervalMs: this.opts.commitIntervalMs ?? 1000,
     });
     this.subscriptions.push(subscription);
     await subscription.start();

@@ -15,6 +15,7 @@ export interface GroupSubscriptionOptions extends SubscribeOptions {
   batchSize: number;
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
+  commitIntervalMs: number;
 }
 
 // One consumer group member. Like a Kafka group, a partition has one consumer at a time: this member
@@ -118,6 +119,7 @@ export class GroupSubscription {
         retryBaseDelayMs: this.opts.retryBaseDelayMs,
         retryMaxDelayMs: this.opts.retryMaxDelayMs,
         idleTimeoutMs: Math.max(30_000, this.opts.pollIntervalMs * 10),
+        commitIntervalMs: this.opts.commitIntervalMs,
       });
       this.owned.set(partition, consumer);
       consumer.start();
