@@ -258,17 +258,24 @@ export class BankTransactionsRepository {
   // The credit took its reference: the reference becomes MATCHED (a booked credit) or CLOSED (one the
   // bank rejected) and names the credit, and the credit is MATCHED, out of suspense, with the payer
   // name check when one was made (null keeps the stored one). One statement for both rows.
+  // With `event`, the outbox row of the match's event is written by the same statement (one round
+  // trip for the credit, its reference and the event; the caller's transaction still commits them).
   async markMatched(
     db: EntityManager,
     id: string,
     link: CreditLink,
     match: { referenceStatus: 'MATCHED' | 'CLOSED'; payerNameCheck: PayerNameCheck | null },
     at: Date,
+    event?: { table: string; values: readonly [string, string, string, string, string] },
   ): Promise<void> {
+    const insertEvent = event
+      ? `, event AS (
+         INSERT INTO ${event.table} (event_id, topic, key, envelope, headers) VALUES ($8, $9, $10, $11, $12))`
+      : '';
     await db.query(
       `WITH reference AS (
          UPDATE ${OPEN_REFERENCES} SET status = $6, matched_bank_transaction_id = $1, updated_at = $5
-         WHERE reference = $2)
+         WHERE reference = $2)${insertEvent}
        UPDATE ${BANK_TRANSACTIONS} SET matched_reference = $2, matched_order_uuid = $3, merchant_id = $4,
          match_status = 'MATCHED', suspense_reason = NULL, payer_name_check = COALESCE($7, payer_name_check),
          updated_at = $5
@@ -281,6 +288,7 @@ export class BankTransactionsRepository {
         at,
         match.referenceStatus,
         match.payerNameCheck,
+        ...(event?.values ?? []),
       ],
     );
   }

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { OutboxWriter } from '@onramp/messaging';
+import { AppendEvent, OutboxWriter } from '@onramp/messaging';
 import { normalizeDecimal } from '@onramp/money';
 
 import { BankTransactionEntity } from '../bank/bank-transaction.entity';
@@ -53,39 +53,54 @@ export class CreditMatcher {
     const booked = credit.status === 'BOOKED';
     ref.status = booked ? 'MATCHED' : 'CLOSED';
     ref.matchedBankTransactionId = credit.id;
+    // The match and its event in one statement (prepare validates the event before anything is written).
+    const event = this.outbox.prepare(
+      booked ? this.confirmed(credit, ref, payedAmount) : this.failed(credit, ref),
+    );
     await this.credits.markMatched(
       manager,
       credit.id,
       link,
       { referenceStatus: ref.status, payerNameCheck: credit.payerNameCheck },
       now,
+      { table: this.outbox.table, values: event.values },
     );
     credit.matchStatus = 'MATCHED';
     credit.suspenseReason = null;
+    return booked ? 'confirmed' : 'failed';
+  }
 
-    if (booked) {
-      await this.outbox.append(manager, {
-        type: Topics.PaymentConfirmed,
-        key: ref.orderUuid,
-        merchantId: ref.merchantId,
-        data: {
-          orderUuid: ref.orderUuid,
-          bankTransactionId: credit.id,
-          reference: ref.reference,
-          payedAmount: normalizeDecimal(payedAmount),
-          currency: 'EUR',
-          // sealed for this order: settlement and orders pass it on, webhook-dispatch opens it
-          payerAccountHolderName: this.payerData.nameForOrder(
-            ref.orderUuid,
-            this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName),
-          ),
-          recipientAddress: ref.recipientAddress,
-          bookedAt: credit.createdAt.toISOString(),
-        },
-      });
-      return 'confirmed';
-    }
-    await this.outbox.append(manager, {
+  private confirmed(
+    credit: BankTransactionEntity,
+    ref: OpenReferenceEntity,
+    payedAmount: string,
+  ): AppendEvent<typeof Topics.PaymentConfirmed> {
+    return {
+      type: Topics.PaymentConfirmed,
+      key: ref.orderUuid,
+      merchantId: ref.merchantId,
+      data: {
+        orderUuid: ref.orderUuid,
+        bankTransactionId: credit.id,
+        reference: ref.reference,
+        payedAmount: normalizeDecimal(payedAmount),
+        currency: 'EUR',
+        // sealed for this order: settlement and orders pass it on, webhook-dispatch opens it
+        payerAccountHolderName: this.payerData.nameForOrder(
+          ref.orderUuid,
+          this.payerData.open('bank-transaction', credit.id, 'payer-name', credit.payerName),
+        ),
+        recipientAddress: ref.recipientAddress,
+        bookedAt: credit.createdAt.toISOString(),
+      },
+    };
+  }
+
+  private failed(
+    credit: BankTransactionEntity,
+    ref: OpenReferenceEntity,
+  ): AppendEvent<typeof Topics.PaymentFailed> {
+    return {
       type: Topics.PaymentFailed,
       key: ref.orderUuid,
       merchantId: ref.merchantId,
@@ -96,7 +111,6 @@ export class CreditMatcher {
         payedAmount: '0',
         reason: REJECTED_CREDIT_REASON,
       },
-    });
-    return 'failed';
+    };
   }
 }
