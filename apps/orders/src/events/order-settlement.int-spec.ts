@@ -296,4 +296,26 @@ describe('order settlement events (integration)', () => {
     expect(dead.headers['dlq-error']).toContain("another merchant's order");
     expect(await details(order.uuid)).toEqual(unpaid);
   });
+
+  it('ignores transfer.succeeded for a paid order that another process failed meanwhile', async () => {
+    const order = await createOrder();
+    const paid = await send(Topics.PaymentConfirmed, paymentConfirmed(order));
+    await handled(paid.id);
+    // As a second orders process would have, with its own history row.
+    await db.query(
+      `UPDATE orders.orders SET status = 'FAILED', failure_reason = 'elsewhere', failed_at = now()
+       WHERE uuid = $1`,
+      [order.uuid],
+    );
+    const before = await details(order.uuid);
+    const late = await send(Topics.TransferSucceeded, transferSucceeded(order));
+    await handled(late.id);
+    expect(await details(order.uuid)).toEqual(before);
+    expect(await terminalEvents(order.uuid)).toEqual([]);
+    const history = await db.query(
+      `SELECT to_status FROM orders.order_status_history WHERE order_uuid = $1 ORDER BY id`,
+      [order.uuid],
+    );
+    expect(history.rows).toEqual([{ to_status: 'CREATED' }]);
+  });
 });

@@ -1,7 +1,7 @@
 import { OrderCompletedV2, OrderFailedV2, OrderOutcomeFields, TransferSucceededV1 } from '@onramp/contracts';
 import { completionMessage } from '@onramp/orders-domain';
 
-import { OrderEntity } from '../orders/order.entity';
+import { OrderFacts } from '../orders/order.entity';
 
 // The data of order.completed / order.failed: facts with decimal strings, not the webhook body
 // (webhook-dispatch presents that).
@@ -12,7 +12,7 @@ export interface FailureFacts {
   transactionHash: string; // of a reverted transfer; "" when nothing reached the chain
 }
 
-const outcomeFieldsOf = (order: OrderEntity, payedAmount: string): OrderOutcomeFields => ({
+const outcomeFieldsOf = (order: OrderFacts, payedAmount: string): OrderOutcomeFields => ({
   orderUuid: order.uuid,
   kycUserUuid: order.kycUserUuid,
   amount: order.amount,
@@ -23,7 +23,7 @@ const outcomeFieldsOf = (order: OrderEntity, payedAmount: string): OrderOutcomeF
 });
 
 export function orderCompletedData(
-  order: OrderEntity,
+  order: OrderFacts,
   transfer: TransferSucceededV1,
   at: Date,
 ): OrderCompletedV2 {
@@ -42,7 +42,7 @@ export function orderCompletedData(
 }
 
 // A failed order sent nothing: 0 tokens, no token currency.
-export function orderFailedData(order: OrderEntity, facts: FailureFacts, at: Date): OrderFailedV2 {
+export function orderFailedData(order: OrderFacts, facts: FailureFacts, at: Date): OrderFailedV2 {
   return {
     ...outcomeFieldsOf(order, facts.payedAmount),
     sentTokenAmount: '0',

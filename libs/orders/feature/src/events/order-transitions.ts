@@ -12,10 +12,11 @@ import {
   TransferSucceededV1,
 } from '@onramp/contracts';
 import { AppendEvent, OutboxWriter } from '@onramp/messaging';
-import { canTransition, Clock } from '@onramp/orders-domain';
+import { canTransition, Clock, TerminalOrderStatus } from '@onramp/orders-domain';
 
-import { OrderEntity } from '../orders/order.entity';
+import { OrderEntity, OrderFacts } from '../orders/order.entity';
 import { OrdersRepository, OutboxInsert } from '../orders/orders.repository';
+import { OrderFactsCache } from './order-facts.cache';
 import { FailureFacts, orderCompletedData, orderFailedData } from './order-outcome-events';
 
 export const CLOCK = Symbol('CLOCK');
@@ -24,13 +25,15 @@ type Envelope<T> = EventEnvelope<string, T> & { data: T & { orderUuid: string } 
 
 // Moves orders along CREATED -> COMPLETED | FAILED as settlement facts arrive. Every method runs in
 // the consumer's transaction (inbox mark + effect + outgoing event commit together). The moves are
-// conditional on CREATED (and the order row is locked by them), so a race cannot complete and fail
-// one order; an event for an order already terminal changes nothing. Statements per event, the hot
-// path: payment.confirmed one (the conditional update), transfer.* two (the locked read the event is
-// built from, then the move, its history row and its event in one statement).
+// conditional on CREATED (and lock the order row), so a race cannot complete and fail one order; an
+// event for an order already terminal changes nothing. One statement per event on the payout path:
+// payment.confirmed is the conditional update, which returns the order's fixed facts; the transfer.*
+// event that follows builds its outgoing event from them and is the move, its history row and its
+// event in one statement. Without the facts at hand it reads the order (locked) first.
 @Injectable()
 export class OrderTransitions {
   private readonly log = new Logger(OrderTransitions.name);
+  private readonly facts = new OrderFactsCache();
 
   constructor(
     private readonly outbox: OutboxWriter,
@@ -43,7 +46,8 @@ export class OrderTransitions {
   // tell an unknown or another merchant's order (refused) from one already terminal (ignored).
   async recordPayment(event: Envelope<PaymentConfirmedV1>, manager: EntityManager): Promise<void> {
     const target = { uuid: event.data.orderUuid, merchantId: event.merchantId };
-    if (await this.orders.recordPayment(manager, target, event.data, this.clock())) return;
+    const facts = await this.orders.recordPayment(manager, target, event.data, this.clock());
+    if (facts) return this.facts.remember(facts);
     const order = await this.lockOrder(manager, event);
     if (order.status !== 'CREATED') return this.ignore(event, order);
     // The order committed after the update's snapshot was taken: update it now that it is locked.
@@ -51,8 +55,8 @@ export class OrderTransitions {
   }
 
   async complete(event: Envelope<TransferSucceededV1>, manager: EntityManager): Promise<void> {
-    const order = await this.lockOrder(manager, event);
-    if (!canTransition(order.status, 'COMPLETED')) return this.ignore(event, order);
+    const order = await this.movable(event, manager, 'COMPLETED');
+    if (!order) return;
     const d = event.data;
     if (d.recipientAddress.toLowerCase() !== order.recipientAddress.toLowerCase()) {
       this.log.error(
@@ -80,7 +84,7 @@ export class OrderTransitions {
         data: orderCompletedData(order, d, now),
       }),
     );
-    if (!moved) return this.ignore(event, order);
+    if (!moved) await this.notMoved(event, manager);
   }
 
   async failPayment(event: Envelope<PaymentFailedV1>, manager: EntityManager): Promise<void> {
@@ -97,8 +101,8 @@ export class OrderTransitions {
   }
 
   private async fail(event: Envelope<object>, manager: EntityManager, facts: FailureFacts): Promise<void> {
-    const order = await this.lockOrder(manager, event);
-    if (!canTransition(order.status, 'FAILED')) return this.ignore(event, order);
+    const order = await this.movable(event, manager, 'FAILED');
+    if (!order) return;
     const now = this.clock();
     const moved = await this.orders.markFailed(
       manager,
@@ -116,7 +120,32 @@ export class OrderTransitions {
         data: orderFailedData(order, facts, now),
       }),
     );
-    if (!moved) return this.ignore(event, order);
+    if (!moved) await this.notMoved(event, manager);
+  }
+
+  // The order's facts if it may move: from payment.confirmed when at hand for this merchant (the
+  // move itself is conditional on CREATED), else from the locked order, refused (unknown, another
+  // merchant's) or ignored (already terminal) as the state machine says.
+  private async movable(
+    event: Envelope<object>,
+    manager: EntityManager,
+    to: TerminalOrderStatus,
+  ): Promise<OrderFacts | undefined> {
+    const known = this.facts.take(event.data.orderUuid);
+    if (known?.merchantId === event.merchantId) return known;
+    const order = await this.lockOrder(manager, event);
+    if (canTransition(order.status, to)) return order;
+    this.ignore(event, order);
+    return undefined;
+  }
+
+  // The conditional move did not apply: the order is terminal (ignored), or it is not what the
+  // facts at hand said (refused by lockOrder). A CREATED order here is a bug: retried, never ignored.
+  private async notMoved(event: Envelope<object>, manager: EntityManager): Promise<void> {
+    const order = await this.lockOrder(manager, event);
+    if (order.status === 'CREATED')
+      throw new Error(`${event.type} ${event.id}: order ${order.uuid} is CREATED but did not move`);
+    this.ignore(event, order);
   }
 
   private outboxRow<K extends EventType>(event: AppendEvent<K>): OutboxInsert {

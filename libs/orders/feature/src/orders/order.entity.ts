@@ -77,3 +77,9 @@ export class OrderEntity {
   @Column({ name: 'failed_at', type: 'timestamptz', nullable: true })
   failedAt!: Date | null;
 }
+
+// What an order.completed / order.failed says about the order itself: fixed when it was created.
+export type OrderFacts = Pick<
+  OrderEntity,
+  'uuid' | 'merchantId' | 'kycUserUuid' | 'amount' | 'currency' | 'reference' | 'recipientAddress'
+>;

@@ -6,7 +6,7 @@ import { queryRows } from '@onramp/persistence';
 
 import { KYC_USERS, ORDER_STATUS_HISTORY, ORDERS } from '../persistence/orders-tables';
 import { OrderStatusHistoryEntity } from './order-status-history.entity';
-import { OrderEntity } from './order.entity';
+import { OrderEntity, OrderFacts } from './order.entity';
 
 const COLUMNS = `uuid, merchant_id AS "merchantId", kyc_user_uuid AS "kycUserUuid", amount, currency,
   recipient_address AS "recipientAddress", reference, iban, bic, beneficiary_name AS "beneficiaryName", status,
@@ -15,6 +15,10 @@ const COLUMNS = `uuid, merchant_id AS "merchantId", kyc_user_uuid AS "kycUserUui
   fx_rate_effective AS "fxRateEffective", fx_rate_updated_at AS "fxRateUpdatedAt",
   failure_reason AS "failureReason", created_at AS "createdAt", updated_at AS "updatedAt",
   completed_at AS "completedAt", failed_at AS "failedAt"`;
+
+// The columns of OrderFacts, under the same names as in COLUMNS.
+const FACT_COLUMNS = `uuid, merchant_id AS "merchantId", kyc_user_uuid AS "kycUserUuid", amount, currency,
+  reference, recipient_address AS "recipientAddress"`;
 
 const HISTORY_COLUMNS = `id, order_uuid AS "orderUuid", from_status AS "fromStatus", to_status AS "toStatus",
   reason, event_id AS "eventId", at`;
@@ -234,20 +238,22 @@ export class OrdersRepository {
   }
 
   // The money arrived: recorded on an order still CREATED and this merchant's (it stays CREATED until
-  // the tokens are sent). Answers whether it was; the caller looks at the order only when not.
+  // the tokens are sent). Answers the order's fixed facts if it was; the caller looks at the order
+  // only when not.
   async recordPayment(
     db: EntityManager,
     order: { uuid: string; merchantId: string },
     payment: { payedAmount: string; payerAccountHolderName: string },
     at: Date,
-  ): Promise<boolean> {
-    const moved = await queryRows(
+  ): Promise<OrderFacts | undefined> {
+    const [moved] = await queryRows<OrderFacts>(
       db,
       `UPDATE ${ORDERS} SET payed_amount = $3, payer_account_holder_name = $4, updated_at = $5
-       WHERE uuid = $1 AND merchant_id = $2 AND status = 'CREATED' RETURNING uuid`,
+       WHERE uuid = $1 AND merchant_id = $2 AND status = 'CREATED'
+       RETURNING ${FACT_COLUMNS}`,
       [order.uuid, order.merchantId, payment.payedAmount, payment.payerAccountHolderName, at],
     );
-    return moved.length === 1;
+    return moved;
   }
 
   // The move to COMPLETED, its history row and its order.completed outbox row in ONE statement (one
