@@ -1,10 +1,12 @@
+import { readTopics } from '@onramp/testing';
+
 import { BenchContext, Row, waitQuiet } from '../bench-context';
 import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
 import { treeRssMb } from '../child-process';
 import { measureFloor } from '../floor';
 import { cpuShares, cpuSnapshot, formatCpu } from '../process-cpu';
 import { sleep, summarize } from '../stats';
-import { formatStages, P2Stage, p2Stages } from './p2-stages';
+import { formatStages, P2Stage, p2Stages, SentTimes } from './p2-stages';
 
 export interface P2Result {
   rows: Row[];
@@ -54,9 +56,11 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   const cpu = cpuShares(cpuBefore, cpuSnapshot(ctx.hostPid));
   ctx.log(`P2: CPU from the first credit to the last webhook (share of one core): ${formatCpu(cpu)}`);
   const times = webhookTimes(merchant);
+  const kafkaSent = ctx.opts.distributed ? await sentOnKafka(ctx, new Set(sentAt.keys())) : undefined;
   const stages = await p2Stages(
     ctx.db,
     orders.map((o) => ({ uuid: o.uuid, sentAt: sentAt.get(o.uuid)!, webhookAt: times.get(o.uuid) })),
+    kafkaSent,
   ).catch((err: Error) => {
     ctx.log(`P2: no stage breakdown (${err.message})`);
     return [];
@@ -107,4 +111,22 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
       },
     ],
   };
+}
+
+// Distributed mode: when each relay sent each order's event (the record's timestamp), so a hop over
+// Kafka splits into the relay's part and the broker's and consumer's part.
+async function sentOnKafka(ctx: BenchContext, uuids: Set<string>): Promise<SentTimes | undefined> {
+  const topics = ['payment.confirmed', 'transfer.succeeded', 'order.completed'];
+  try {
+    const sent: SentTimes = new Map();
+    for (const r of await readTopics(ctx.platform.env.KAFKA_BROKERS.split(','), topics)) {
+      if (!uuids.has(r.key)) continue;
+      const k = `${r.topic}|${r.key}`;
+      sent.set(k, Math.min(sent.get(k) ?? Infinity, r.timestamp));
+    }
+    return sent;
+  } catch (err) {
+    ctx.log(`P2: Kafka hops not split (${(err as Error).message})`);
+    return undefined;
+  }
 }

@@ -9,8 +9,8 @@ import { summarize } from '../stats';
 // into a consumer ends when the consumer began handling the event. Where the outboxes keep
 // `published_at` (the time the relay's batch went out), the hops through the transport are split
 // into the relay's part and the consumer's part; an outbox that deletes what it published (the
-// services' since the outbox became a queue) is split by the embedded log's append time, and leaves
-// one step per hop on Kafka.
+// services' since the outbox became a queue) is split by the embedded log's append time or, on Kafka,
+// by the records' own timestamps (set by the relay's producer as it sent the batch), when given.
 export interface P2Stage {
   step: string;
   p50: number;
@@ -49,13 +49,19 @@ async function hasEmbeddedLog(db: Pool): Promise<boolean> {
   return rows[0]?.found === true;
 }
 
+// Kafka: when each order's event of a topic was sent by its relay (the record's CreateTime), by
+// `${topic}|${orderUuid}`; the first copy counts (a redelivered batch is sent again later).
+export type SentTimes = Map<string, number>;
+
 export async function p2Stages(
   db: Pool,
   orders: Array<{ uuid: string; sentAt: number; webhookAt?: number }>,
+  kafkaSent?: SentTimes,
 ): Promise<P2Stage[]> {
   const keptPublishedAt = await outboxesKeepPublishedAt(db);
   const embeddedLog = !keptPublishedAt && (await hasEmbeddedLog(db));
-  const split = keptPublishedAt || embeddedLog;
+  const fromKafka = !keptPublishedAt && !embeddedLog && kafkaSent !== undefined && kafkaSent.size > 0;
+  const split = keptPublishedAt || embeddedLog || fromKafka;
   // An outbox that deletes what it published: when the bus is the embedded log, the event's append
   // to it (its `created_at`, the relay's transaction start) is when it went out.
   const published = (schema: string, topic: string): string =>
@@ -100,6 +106,13 @@ export async function p2Stages(
     [orders.map((o) => o.uuid)],
   );
   const byUuid = new Map(rows.map((r) => [r.u, r]));
+  if (fromKafka) {
+    for (const r of rows) {
+      r.confirmedOut = kafkaSent.get(`payment.confirmed|${r.u}`) ?? null;
+      r.succeededOut = kafkaSent.get(`transfer.succeeded|${r.u}`) ?? null;
+      r.completedOut = kafkaSent.get(`order.completed|${r.u}`) ?? null;
+    }
+  }
   type Mark = keyof Omit<Marks, 'u'> | 'sent' | 'received';
   const hop = (name: string, from: Mark, out: Mark, to: Mark, relay: string, consumer: string) =>
     split
