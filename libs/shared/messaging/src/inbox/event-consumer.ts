@@ -47,7 +47,8 @@ export interface EventConsumerOptions {
 // is a no-op and a half-applied one is impossible. A handler that keeps failing is dead-lettered
 // with its error after bounded retries; the partition moves on.
 //
-// A transport hands over what one partition has waiting as a batch (handleBatch): its events are
+// A transport hands over what is waiting as a batch (handleBatch: one partition's on the embedded
+// bus, a Kafka fetch's partitions together, each in log order): its events are
 // handled in ONE transaction (their inbox marks in one INSERT, then each handler in log order), so
 // a burst costs one BEGIN/COMMIT and one inbox statement instead of one each per event. Nothing
 // about the guarantee changes: every event's inbox mark commits with its handler's writes or not
@@ -101,8 +102,8 @@ export class EventConsumer {
     await this.handleOne(record, true);
   }
 
-  // The records of one partition, in log order. Returns once every one is handled (or
-  // dead-lettered); throws only when stopping, or when dead-lettering itself failed.
+  // Records in log order within each partition (one or several). Returns once every one is handled
+  // (or dead-lettered); throws only when stopping, or when dead-lettering itself failed.
   async handleBatch(records: readonly ConsumedRecord[]): Promise<void> {
     const parsed: ParsedRecord[] = [];
     let unreadable = false;

@@ -1,0 +1,92 @@
+import { ConsumedRecord } from './event-transport';
+import { FetchGather } from './kafka-fetch-gather';
+
+const rec = (partition: number, offset: number): ConsumedRecord => ({
+  topic: 't',
+  partition,
+  offset: String(offset),
+  key: `k${partition}`,
+  value: '{}',
+  headers: {},
+});
+const ids = (rs: ConsumedRecord[]) => rs.map((r) => `${r.partition}:${r.offset}`);
+
+describe('FetchGather', () => {
+  it('hands the chunks submitted in one tick (one per partition of a fetch) over in one call, each partition in order', async () => {
+    const calls: string[][] = [];
+    const gather = new FetchGather(async (rs) => void calls.push(ids(rs)), 100);
+    await Promise.all([
+      gather.submit([rec(0, 5), rec(0, 6)]),
+      gather.submit([rec(3, 1)]),
+      gather.submit([rec(7, 9), rec(7, 10)]),
+    ]);
+    expect(calls).toEqual([['0:5', '0:6', '3:1', '7:9', '7:10']]);
+  });
+
+  it('settles a submit only after the call holding its chunk returned', async () => {
+    let finish!: () => void;
+    const gather = new FetchGather(() => new Promise<void>((resolve) => (finish = resolve)), 100);
+    let settled = false;
+    const done = gather.submit([rec(0, 1)]).then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false); // the handler has not returned: its offset must not be resolved yet
+    finish();
+    await done;
+    expect(settled).toBe(true);
+  });
+
+  it('splits a group larger than the limit between whole chunks, and fails only the calls that failed', async () => {
+    const calls: string[][] = [];
+    const gather = new FetchGather(async (rs) => {
+      calls.push(ids(rs));
+      if (rs.some((r) => r.partition === 2)) throw new Error('transaction failed');
+    }, 3);
+    const results = await Promise.allSettled([
+      gather.submit([rec(0, 1), rec(0, 2)]),
+      gather.submit([rec(1, 1)]),
+      gather.submit([rec(2, 1), rec(2, 2)]),
+      gather.submit([rec(3, 1)]),
+    ]);
+    expect(calls).toEqual([
+      ['0:1', '0:2', '1:1'],
+      ['2:1', '2:2', '3:1'],
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+  });
+
+  it('spreads a large fetch over up to four transactions at once, by whole chunks', async () => {
+    const sizes: number[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const gather = new FetchGather(async (rs) => {
+      sizes.push(rs.length);
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+    }, 100);
+    const chunk = (p: number) => Array.from({ length: 20 }, (_, i) => rec(p, i));
+    await Promise.all(Array.from({ length: 8 }, (_, p) => gather.submit(chunk(p))));
+    expect(sizes).toEqual([40, 40, 40, 40]);
+    expect(maxInFlight).toBe(4);
+
+    // a chunk that comes while four run waits for one of them: never a fifth transaction at once
+    maxInFlight = 0;
+    const busy = Array.from({ length: 4 }, (_, p) => gather.submit(chunk(p).concat(chunk(p + 10))));
+    await new Promise((r) => setImmediate(r));
+    await Promise.all([...busy, gather.submit(chunk(20))]);
+    expect(maxInFlight).toBe(4);
+  });
+
+  it('takes a chunk submitted while a call runs in a call of its own', async () => {
+    const calls: string[][] = [];
+    const gather = new FetchGather(async (rs) => {
+      calls.push(ids(rs));
+      await new Promise((r) => setTimeout(r, 5));
+    }, 100);
+    const first = gather.submit([rec(0, 1)]);
+    await new Promise((r) => setImmediate(r));
+    await Promise.all([first, gather.submit([rec(1, 1)])]);
+    expect(calls).toEqual([['0:1'], ['1:1']]);
+  });
+});
