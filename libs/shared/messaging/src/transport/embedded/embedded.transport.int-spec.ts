@@ -548,4 +548,55 @@ describe('EmbeddedTransport over real Postgres', () => {
       await ds.destroy();
     }
   });
+  it('moves a row whose transaction commits after a later one only once it committed, each once', async () => {
+    const SCHEMA = 'latetest';
+    class Init1700000000004 implements MigrationInterface {
+      name = 'Init1700000000004';
+      async up(qr: QueryRunner): Promise<void> {
+        await createMessagingTables(qr, SCHEMA);
+        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
+      }
+      async down(qr: QueryRunner): Promise<void> {
+        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
+      }
+    }
+    const ds = await openServiceDataSource({
+      url,
+      schema: SCHEMA,
+      entities: [],
+      migrations: [Init1700000000004],
+    });
+    const bus = await transport();
+    const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });
+    const topic = 'test.late';
+    const insert = (m: { query: (sql: string, params: unknown[]) => Promise<unknown> }, id: string) =>
+      m.query(
+        `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
+        [id, topic, id, JSON.stringify({ id }), JSON.stringify({ 'event-id': id })],
+      );
+    const logged = async (): Promise<string[]> =>
+      (
+        await ds.query(`SELECT headers->>'event-id' AS id FROM eventbus.log WHERE topic = $1 ORDER BY seq`, [
+          topic,
+        ])
+      ).map((r: { id: string }) => r.id);
+    const late = ds.createQueryRunner();
+    const [early, after] = [randomUUID(), randomUUID()];
+    try {
+      await late.startTransaction();
+      await insert(late, early); // the lower seq, not committed yet
+      await ds.transaction((m) => insert(m, after));
+      expect(await relay.drainOnce(true)).toBe(1);
+      expect(await logged()).toEqual([after]);
+      await late.commitTransaction();
+      expect(await relay.drainOnce(true)).toBe(1);
+      expect(await logged()).toEqual([after, early]);
+      const [{ left }] = await ds.query(`SELECT count(*)::int AS left FROM "${SCHEMA}"."outbox"`);
+      expect(left).toBe(0);
+    } finally {
+      if (late.isTransactionActive) await late.rollbackTransaction();
+      await late.release();
+      await ds.destroy();
+    }
+  });
 });
