@@ -225,6 +225,112 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       relay.start();
     }
   });
+  it('takes the next batch while the broker has the last, and rolls the whole round back when a later send fails', async () => {
+    await relay.stop(); // this test's relays alone read the outbox
+    const key = randomUUID();
+    const writer = new OutboxWriter(SCHEMA);
+    const ids: string[] = [];
+    await ds.transaction(async (m) => {
+      for (let n = 0; n < 12; n++) {
+        const envelope = await writer.append(m, {
+          type: Topics.TransferFailed,
+          key,
+          merchantId: randomUUID(),
+          data: { orderUuid: key, transactionHash: '', payedAmount: String(n), reason: 'read-ahead' },
+        });
+        ids.push(envelope.id);
+      }
+    });
+    // rows no round holds: a round's uncommitted delete locks the rows it took
+    const free = async (): Promise<number> =>
+      (
+        await ds.transaction((m) =>
+          m.query(
+            `SELECT count(*)::int AS n FROM (SELECT 1 FROM "${SCHEMA}"."outbox" FOR UPDATE SKIP LOCKED) AS r`,
+          ),
+        )
+      )[0].n;
+    const left = async (): Promise<number> =>
+      (await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`))[0].n;
+    const sends: string[][] = [];
+    let call = 0;
+    const failingSecond: EventTransport = {
+      connect: () => transport.connect(),
+      subscribe: (opts) => transport.subscribe(opts),
+      isConsuming: () => transport.isConsuming(),
+      disconnect: () => transport.disconnect(),
+      publish: async (records) => {
+        call++;
+        if (call === 1) {
+          // batch 2 is taken (deleted, locked) while batch 1 is with the broker
+          await waitFor(async () => (await free()) === 4, {
+            timeoutMs: 10_000,
+            description: 'batch 2 taken ahead',
+          });
+        }
+        if (call === 2) throw new Error('broker down');
+        sends.push(records.map((r) => (JSON.parse(r.value) as EventEnvelope).id));
+        await transport.publish(records);
+      },
+    };
+    try {
+      const failing = new OutboxRelay(ds, failingSecond, {
+        schema: SCHEMA,
+        batchSize: 4,
+        batchesPerRound: 3,
+      });
+      await expect(failing.drainOnce(true)).rejects.toThrow('broker down');
+      expect(await left()).toBe(12); // batch 1 was acknowledged, but its round did not commit
+      expect(sends).toEqual([ids.slice(0, 4)]);
+      // the next round sends from the first row again: batch 1 twice on the topic, each key in order
+      expect(await failing.drainOnce(true)).toBe(12);
+      expect(await left()).toBe(0);
+      expect(sends).toEqual([ids.slice(0, 4), ids.slice(0, 4), ids.slice(4, 8), ids.slice(8, 12)]);
+    } finally {
+      relay.start();
+    }
+  });
+
+  it('leaves a row whose transaction commits after a later one in the outbox until it commits, then sends it', async () => {
+    await relay.stop(); // this test's relay alone reads the outbox
+    const writer = new OutboxWriter(SCHEMA);
+    const event = (key: string) => ({
+      type: Topics.TransferFailed,
+      key,
+      merchantId: randomUUID(),
+      data: { orderUuid: key, transactionHash: '', payedAmount: '1', reason: 'late commit' },
+    });
+    const sent: string[] = [];
+    const recording: EventTransport = {
+      connect: () => transport.connect(),
+      subscribe: (opts) => transport.subscribe(opts),
+      isConsuming: () => transport.isConsuming(),
+      disconnect: () => transport.disconnect(),
+      publish: async (records) => {
+        sent.push(...records.map((r) => r.key));
+        await transport.publish(records);
+      },
+    };
+    const late = ds.createQueryRunner();
+    const [early, after] = [randomUUID(), randomUUID()];
+    try {
+      await late.startTransaction();
+      await writer.append(late.manager, event(early)); // the lower seq, not committed yet
+      await ds.transaction((m) => writer.append(m, event(after)));
+      const relay2 = new OutboxRelay(ds, recording, { schema: SCHEMA, batchSize: 4 });
+      expect(await relay2.drainOnce(true)).toBe(1);
+      expect(sent).toEqual([after]);
+      await late.commitTransaction();
+      expect(await relay2.drainOnce(true)).toBe(1);
+      expect(sent).toEqual([after, early]);
+      expect((await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`))[0].n).toBe(0);
+    } finally {
+      if (late.isTransactionActive) await late.rollbackTransaction();
+      await late.release();
+      relay.start();
+    }
+  });
+
   it('sends a backlog round after round, each key in order, and empties the outbox', async () => {
     await relay.stop(); // this test's relay alone reads the outbox
     const small = new OutboxRelay(ds, transport, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });

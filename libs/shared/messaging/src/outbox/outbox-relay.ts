@@ -13,9 +13,15 @@ import { WakeOrPoll } from '../wake/wake-or-poll';
 // are what helps. A burst of a thousand events is still well under Kafka's request size.
 export const OUTBOX_RELAY_BATCH = 1000;
 
+// Batches per Kafka round (one transaction): the next batch is read while the broker has the last.
+// A crash or a failed send mid-round sends the round's acknowledged batches again (consumers dedupe),
+// so this bounds those duplicates and how long the round holds its lock.
+export const OUTBOX_RELAY_BATCHES_PER_ROUND = 4;
+
 export interface OutboxRelayOptions {
   schema: string;
   batchSize?: number;
+  batchesPerRound?: number; // Kafka relay only (the embedded move has no send to hide a read behind)
   idleDelayMs?: number; // the safety-net poll; writers and consumers wake the relay after their commits
 }
 
@@ -30,9 +36,11 @@ export class OutboxRelay {
   private readonly log = new Logger(OutboxRelay.name);
   private readonly loop: WakeOrPoll;
   private readonly batchSize: number;
+  private readonly batchesPerRound: number;
   private unregisterMetrics?: () => void;
   private moverLookup?: Promise<OutboxMover | undefined>;
   private backlog = false; // the last round was full: the next one need not look first
+  private lastFull = false; // the last batch drainOnce took was full
 
   constructor(
     private readonly dataSource: DataSource,
@@ -42,13 +50,16 @@ export class OutboxRelay {
     this.batchSize = opts.batchSize ?? OUTBOX_RELAY_BATCH;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
       throw new Error(`outbox relay: bad batch size ${this.batchSize}`);
+    this.batchesPerRound = opts.batchesPerRound ?? OUTBOX_RELAY_BATCHES_PER_ROUND;
+    if (!Number.isInteger(this.batchesPerRound) || this.batchesPerRound < 1)
+      throw new Error(`outbox relay: bad batches per round ${this.batchesPerRound}`);
     this.loop = new WakeOrPoll({
       // A full batch says more may be waiting; after a partial one the outbox was empty when read,
       // and a commit since then has woken the loop (a wake-up during a round is kept), so another
       // round would only read nothing.
       round: async () => {
-        const sent = await this.drainOnce(this.backlog);
-        this.backlog = sent >= this.batchSize;
+        await this.drainOnce(this.backlog);
+        this.backlog = this.lastFull;
         return { busy: this.backlog };
       },
       pollMs: opts.idleDelayMs ?? 100,
@@ -98,7 +109,9 @@ export class OutboxRelay {
     await this.loop.stop();
   }
 
+  // Returns how many events went out.
   async drainOnce(backlog = false): Promise<number> {
+    this.lastFull = false;
     // Most rounds are the safety-net poll finding nothing: one statement instead of BEGIN, lock,
     // read, COMMIT. It reads the first entry of the primary key rather than asking EXISTS, which
     // Postgres answers with a scan of the table: until vacuum runs, a drained outbox is full of
@@ -117,39 +130,74 @@ export class OutboxRelay {
       if (!row?.waiting) return 0;
     }
     const mover = await this.outboxMover();
-    if (mover) return mover.move(this.opts.schema, this.batchSize);
-    return this.publishRound();
+    if (mover) {
+      const moved = await mover.move(this.opts.schema, this.batchSize);
+      this.lastFull = moved >= this.batchSize;
+      return moved;
+    }
+    const { sent, full } = await this.publishRound();
+    this.lastFull = full;
+    return sent;
   }
 
-  // One Kafka round, two round trips: BEGIN with the relay's lock and the rows taken out of the
-  // outbox (deleted, in seq order), then, once the broker has them, COMMIT. A failed send rolls the
-  // delete back and the rows wait for the next round; a crash between the send and the commit sends
-  // them again, and consumers dedupe by event id. Before, the same round was five: BEGIN, lock, read,
-  // DELETE, COMMIT (docs/performance.md, "Session of 2026-11-28").
-  private async publishRound(): Promise<number> {
+  // One Kafka round: BEGIN with the relay's lock and the first batch taken out of the outbox (deleted,
+  // in seq order), then the batch sent; while the broker has it, the next batch is taken in the same
+  // transaction, and it is sent only once the broker acknowledged the one before (so a key's events
+  // reach the broker in seq order, and a failed send is never overtaken). Up to `batchesPerRound`
+  // batches, then one COMMIT: a row is deleted only with every send of its round acknowledged. A
+  // failed send rolls the whole round back and its rows wait for the next one (the batches already
+  // acknowledged go out again, before anything later: consumers dedupe by event id); a crash before
+  // the commit sends the round again the same way. Profiled in P5 (docs/performance.md, "Session of
+  // 2026-11-28 (evening)"): the take was 6-20 ms of each 35-70 ms batch, now hidden behind the send.
+  private async publishRound(): Promise<{ sent: number; full: boolean }> {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
     try {
       const outbox = `${client.escapeIdentifier(this.opts.schema)}."outbox"`;
       // Several statements in one simple query: values inlined (escaped, or an integer checked at
       // construction). The lock is taken once, before the scan (an uncorrelated subquery); without
-      // it nothing is taken.
-      const [, taken] = (await client.query(
+      // it nothing is taken. The batch is every row up to the n-th committed one: one range of the
+      // primary key, read in the statement's one snapshot (so exactly the first n rows it sees; a
+      // row committed later is not seen, whatever its seq). The range is an index scan, where a join
+      // with the batch hashed the whole outbox, rows deleted since the last vacuum included.
+      const take = (locked: string) =>
+        `taken AS (
+           DELETE FROM ${outbox} o
+           WHERE o.seq <= (SELECT max(seq) FROM (
+             SELECT seq FROM ${outbox} WHERE ${locked} ORDER BY seq LIMIT ${this.batchSize}
+           ) AS batch)
+           RETURNING o.seq, o.topic, o.key, o.envelope::text AS value, o.headers
+         )
+         SELECT topic, key, value, headers FROM taken ORDER BY seq`;
+      const [, first] = (await client.query(
         `BEGIN;
          WITH lock AS (
            SELECT pg_try_advisory_xact_lock(hashtext(${client.escapeLiteral(relayLockKey(this.opts.schema))})) AS locked
-         ), batch AS (
-           SELECT seq FROM ${outbox} WHERE (SELECT locked FROM lock) ORDER BY seq LIMIT ${this.batchSize}
-         ), taken AS (
-           DELETE FROM ${outbox} o USING batch WHERE o.seq = batch.seq
-           RETURNING o.seq, o.topic, o.key, o.envelope::text AS value, o.headers
-         )
-         SELECT topic, key, value, headers FROM taken ORDER BY seq`,
+         ), ${take('(SELECT locked FROM lock)')}`,
       )) as unknown as [unknown, { rows: TransportRecord[] }];
-      const rows = taken.rows;
-      if (rows.length > 0) await this.transport.publish(rows);
+      let rows = first.rows;
+      let sent = 0;
+      let full = false; // the last batch taken was full: more may be waiting
+      for (let batch = 1; rows.length > 0; batch++) {
+        full = rows.length >= this.batchSize;
+        const next =
+          full && batch < this.batchesPerRound
+            ? (client.query(`WITH ${take('true')}`) as Promise<{ rows: TransportRecord[] }>)
+            : undefined;
+        next?.catch(() => undefined); // read below: not an unhandled rejection while the send runs
+        try {
+          await this.transport.publish(rows);
+        } catch (err) {
+          await next?.catch(() => undefined); // the connection is free for the ROLLBACK after it
+          throw err;
+        }
+        sent += rows.length;
+        if (!next) break;
+        rows = (await next).rows;
+        full = rows.length >= this.batchSize;
+      }
       await client.query('COMMIT');
-      return rows.length;
+      return { sent, full };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;

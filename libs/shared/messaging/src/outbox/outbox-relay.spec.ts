@@ -1,0 +1,141 @@
+import type { DataSource } from 'typeorm';
+
+import { EventTransport, TransportRecord } from '../transport/event-transport';
+import { OutboxRelay } from './outbox-relay';
+
+// The Kafka relay's round against a scripted connection: what it asks Postgres and the broker, in
+// which order. messaging.int-spec.ts runs the same round on real Postgres and Kafka.
+const batch = (from: number, n: number): TransportRecord[] =>
+  Array.from({ length: n }, (_, i) => ({
+    topic: 't',
+    key: `k${from + i}`,
+    value: String(from + i),
+    headers: {},
+  }));
+
+function scripted(batches: TransportRecord[][], log: string[]) {
+  let read = 0;
+  const client = {
+    escapeIdentifier: (s: string) => `"${s}"`,
+    escapeLiteral: (s: string) => `'${s}'`,
+    query: async (sql: string) => {
+      const text = sql.trim();
+      if (text.startsWith('BEGIN')) {
+        log.push(`take ${++read} (BEGIN, lock)`);
+        return [{}, { rows: batches.shift() ?? [] }];
+      }
+      if (text.startsWith('WITH taken')) {
+        log.push(`take ${++read}`);
+        return { rows: batches.shift() ?? [] };
+      }
+      log.push(text);
+      return { rows: [] };
+    },
+  };
+  const dataSource = {
+    createQueryRunner: () => ({ connect: async () => client, release: async () => undefined }),
+    query: async () => [{ waiting: true }],
+  } as unknown as DataSource;
+  return dataSource;
+}
+
+function transport(log: string[], fail?: number): EventTransport {
+  let call = 0;
+  let inFlight = false;
+  return {
+    connect: async () => undefined,
+    subscribe: async () => undefined,
+    isConsuming: () => true,
+    disconnect: async () => undefined,
+    publish: async (records) => {
+      const n = ++call;
+      if (inFlight) throw new Error('two sends at once');
+      inFlight = true;
+      log.push(`send ${n} (${records[0].value}..${records[records.length - 1].value})`);
+      await new Promise((r) => setTimeout(r, 5)); // the broker's answer comes later
+      inFlight = false;
+      if (n === fail) {
+        log.push(`send ${n} failed`);
+        throw new Error('broker down');
+      }
+      log.push(`ack ${n}`);
+    },
+  };
+}
+
+describe('OutboxRelay (Kafka round)', () => {
+  it('takes the next batch while the broker has the last, sends it once that one is acknowledged, and commits once', async () => {
+    const log: string[] = [];
+    const relay = new OutboxRelay(scripted([batch(0, 4), batch(4, 4), batch(8, 2)], log), transport(log), {
+      schema: 's',
+      batchSize: 4,
+      batchesPerRound: 4,
+    });
+    expect(await relay.drainOnce(true)).toBe(10);
+    expect(log).toEqual([
+      'take 1 (BEGIN, lock)',
+      'take 2', // issued before send 1, so it runs while the broker has batch 1
+      'send 1 (0..3)',
+      'ack 1',
+      'take 3',
+      'send 2 (4..7)',
+      'ack 2',
+      'send 3 (8..9)', // partial: the outbox was empty, nothing more to take
+      'ack 3',
+      'COMMIT',
+    ]);
+  });
+
+  it('stops at batchesPerRound, and takes nothing ahead when a batch was not full', async () => {
+    const log: string[] = [];
+    const relay = new OutboxRelay(scripted([batch(0, 4), batch(4, 4), batch(8, 4)], log), transport(log), {
+      schema: 's',
+      batchSize: 4,
+      batchesPerRound: 2,
+    });
+    expect(await relay.drainOnce(true)).toBe(8);
+    expect(log).toEqual([
+      'take 1 (BEGIN, lock)',
+      'take 2',
+      'send 1 (0..3)',
+      'ack 1',
+      'send 2 (4..7)',
+      'ack 2',
+      'COMMIT',
+    ]);
+
+    const single: string[] = [];
+    const one = new OutboxRelay(scripted([batch(0, 3)], single), transport(single), {
+      schema: 's',
+      batchSize: 4,
+    });
+    expect(await one.drainOnce(true)).toBe(3);
+    expect(single).toEqual(['take 1 (BEGIN, lock)', 'send 1 (0..2)', 'ack 1', 'COMMIT']);
+  });
+
+  it('rolls the whole round back when a later send fails: nothing of it is deleted, nothing after it is sent', async () => {
+    const log: string[] = [];
+    const relay = new OutboxRelay(scripted([batch(0, 4), batch(4, 4), batch(8, 4)], log), transport(log, 2), {
+      schema: 's',
+      batchSize: 4,
+      batchesPerRound: 4,
+    });
+    await expect(relay.drainOnce(true)).rejects.toThrow('broker down');
+    expect(log).toEqual([
+      'take 1 (BEGIN, lock)',
+      'take 2',
+      'send 1 (0..3)',
+      'ack 1',
+      'take 3',
+      'send 2 (4..7)',
+      'send 2 failed',
+      'ROLLBACK', // after the pending take: batch 1 goes out again next round, before batch 2
+    ]);
+  });
+
+  it('refuses a bad batches-per-round', () => {
+    expect(
+      () => new OutboxRelay(scripted([], []), transport([]), { schema: 's', batchesPerRound: 0 }),
+    ).toThrow('bad batches per round');
+  });
+});
