@@ -5,7 +5,6 @@ import { ERC20_ABI } from '@onramp/chain';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
-import { OrderedRpcConnection } from './ordered-rpc';
 import { withDeadline } from './rpc-deadline';
 
 // Circle's USDC (FiatToken) answers isBlacklisted; so does our test token.
@@ -25,7 +24,6 @@ export interface ChainReceipt {
 @Injectable()
 export class ChainClient implements OnApplicationShutdown {
   private readonly provider: JsonRpcProvider;
-  private readonly ordered: OrderedRpcConnection;
   private readonly usdc: Contract;
   private readonly blacklist: Contract;
   private readonly usdcAddress: string;
@@ -43,7 +41,6 @@ export class ChainClient implements OnApplicationShutdown {
       cacheTimeout: -1,
       batchStallTime: 0,
     });
-    this.ordered = new OrderedRpcConnection(config.rpcUrl, config.rpcTimeoutMs);
     this.usdc = new Contract(config.usdcAddress, ERC20_ABI, this.provider);
     this.blacklist = new Contract(config.usdcAddress, BLACKLIST_ABI, this.provider);
     this.usdcAddress = config.usdcAddress;
@@ -111,25 +108,6 @@ export class ChainClient implements OnApplicationShutdown {
     await this.bounded('eth_sendRawTransaction', this.provider.send('eth_sendRawTransaction', [rawTx]));
   }
 
-  // Sends signed transactions in this order without waiting for each answer (pipelined on one
-  // connection, see OrderedRpcConnection), so a signer's nonces reach the node gapless. One answer
-  // per transaction: null when the node took it, else why not (a timeout included: maybe sent). A
-  // refused one does not stop those after it, which are already on the wire: the node holds them
-  // until the refused nonce is sent again (or replaced) and mines them then.
-  async broadcastInOrder(rawTxs: readonly string[]): Promise<(Error | null)[]> {
-    const sends = rawTxs.map((raw) =>
-      this.bounded('eth_sendRawTransaction', this.ordered.call('eth_sendRawTransaction', [raw])),
-    );
-    return Promise.all(
-      sends.map((send) =>
-        send.then(
-          () => null,
-          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-        ),
-      ),
-    );
-  }
-
   // The raw JSON-RPC answer, of which only the status and the block are read: ethers' formatted
   // receipt checksums every address of every log (a keccak each), on every look while in flight.
   async receipt(txHash: string): Promise<ChainReceipt | null> {
@@ -151,9 +129,8 @@ export class ChainClient implements OnApplicationShutdown {
     return this.bounded('eth_blockNumber', this.provider.getBlockNumber());
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
     this.provider.destroy();
-    await this.ordered.close();
   }
 
   private bounded<T>(method: string, work: Promise<T>): Promise<T> {

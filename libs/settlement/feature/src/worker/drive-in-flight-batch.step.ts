@@ -101,23 +101,22 @@ export class DriveInFlightBatchStep {
     result: InFlightBatchResult,
   ): Promise<{ s: SettlementEntity; current: SettlementTransactionEntity }[]> {
     if (unsent.length === 0) return [];
-    // In nonce order and without a round trip each: pipelined on one connection, which a node
-    // handles request after request (not on several connections: a node that gets a higher nonce
-    // before a lower one parks it as gapped). Against a node 20 ms away, 100 sends take 80 ms instead
-    // of 2.4 s. Sends that follow each other this closely meet a race in anvil's pool now and then (a
-    // transaction whose predecessor is mined while it is being added waits for good, see
-    // docs/architecture.md, "Settlement operations"), which one-by-one sends meet too, more rarely:
-    // on the local chain the stuck path replaces it after 5 s. Those the node took are sent; a
-    // refused one is left to the one-by-one step, which reads its clues (the ones after it are held
-    // by the node until its nonce is filled).
-    const answers = await this.chain.broadcastInOrder(unsent.map(({ current }) => current.rawTx));
-    const sent = unsent.filter((_, i) => answers[i] === null);
-    const refused = answers.findIndex((a) => a !== null);
-    if (refused >= 0) {
-      const { s, current } = unsent[refused];
-      this.log.warn(
-        `order ${s.orderUuid}: the node did not take ${current.txHash} (nonce ${current.nonce}): ${String(answers[refused]?.message)}; retried one by one`,
-      );
+    // One after the other in nonce order, each waiting for the node's answer. Sent without waiting
+    // (pipelined on one connection, or one JSON-RPC batch), they meet a race in anvil's pool far
+    // more often: a transaction whose predecessor is mined while anvil is adding it waits for good
+    // (docs/architecture.md, "Settlement operations"; on the local chain the stuck path replaces it
+    // after 5 s). Pipelined, that happened in about one P3 or P2 run in three on the 2-core machine,
+    // and each time cost the whole backlog 5 s (docs/performance.md, session of 2026-11-28 evening).
+    // The first refusal ends the batch: what follows it would be gapped; the one-by-one step reads
+    // its clues.
+    const sent: typeof unsent = [];
+    for (const item of unsent) {
+      try {
+        await this.chain.broadcast(item.current.rawTx);
+      } catch {
+        break;
+      }
+      sent.push(item);
     }
     if (sent.length > 0) crashPoint('after-broadcast', this.config.crashPoints);
     for (const { s } of sent) if (s.state === 'SIGNED') assertTransition(s.state, 'BROADCAST');
