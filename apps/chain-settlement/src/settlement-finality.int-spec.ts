@@ -27,8 +27,6 @@ describe("chain-settlement: finality by the node's finalized block (integration,
         ...chain.settlementEnv(hotWallet.privateKey),
         SETTLEMENT_FINALITY: 'finalized',
         CHAIN_CONFIRMATIONS: '1', // would complete at once; the finalized block decides instead
-        // mining is held on purpose here: no replacement (5 s on the local chain by default) meanwhile
-        SETTLEMENT_STUCK_AFTER_SECONDS: '60',
       },
     });
   });

@@ -45,8 +45,6 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
         ...chain.settlementEnv(hotWallet.privateKey),
         RPC_URL: proxy.url,
         RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
-        // mining is held on purpose here: no replacement (5 s on the local chain by default) meanwhile
-        SETTLEMENT_STUCK_AFTER_SECONDS: '60',
       },
     });
     // One payout through the healthy proxy first: the worker has checked the chain id and created

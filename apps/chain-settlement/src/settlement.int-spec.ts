@@ -31,9 +31,6 @@ describe('chain-settlement: exactly one on-chain payout per order (integration)'
       ...chain.settlementEnv(hotWallet.privateKey),
       CHAIN_CONFIRMATIONS: '1',
       SETTLEMENT_SANCTIONED_ADDRESSES: sanctionedAddress,
-      // a transfer here waits for a held-back lower nonce on purpose: not replaced meanwhile (5 s on
-      // the local chain by default)
-      SETTLEMENT_STUCK_AFTER_SECONDS: '60',
     };
     h = await startSettlementHarness();
     t = await startChainSettlementTestApp({ env, groupId: h.groupId });

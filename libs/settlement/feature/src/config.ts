@@ -24,19 +24,6 @@ export const SETTLEMENT_SCHEMA = 'settlement';
 const LOCAL_RPC_URL = 'http://127.0.0.1:8545';
 const LOCAL_CHAIN_ID = 31337;
 
-// How long a broadcast transfer may go without a receipt before it is replaced (same nonce, fees
-// +12.5 %), unless SETTLEMENT_STUCK_AFTER_SECONDS says. On a real chain a minute: every replacement
-// raises the fee, and a busy block or two must not. On the local development chain (anvil, hardhat)
-// fees are worthless and anvil's pool can keep a transaction unmined for good: a transaction whose
-// predecessor is mined between anvil reading the account's nonce and adding it to its pool waits
-// for a marker that was already pruned, and every later nonce waits behind it. Only a new
-// transaction for that nonce (the replacement) gets it out, so there it comes after 5 s, not 60
-// (docs/architecture.md, "Settlement operations").
-const STUCK_AFTER_SECONDS = 60;
-const LOCAL_STUCK_AFTER_SECONDS = 5;
-export const stuckAfterSeconds = (configured: number, chainId: number): number =>
-  configured > 0 ? configured : chainId === LOCAL_CHAIN_ID ? LOCAL_STUCK_AFTER_SECONDS : STUCK_AFTER_SECONDS;
-
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const PRIVATE_KEY_RE = /^0x[0-9a-fA-F]{64}$/;
 
@@ -108,8 +95,7 @@ const settlementEnv = {
   SETTLEMENT_GAS_CEILING: int({ default: 500_000, min: 21_000 }),
   SETTLEMENT_POLL_MS: int({ default: 500, min: 10 }),
   SETTLEMENT_RECEIPT_POLL_MS: int({ default: 100, min: 10 }),
-  // Unset (0): by chain, see stuckAfterSeconds. Set, at least 1.
-  SETTLEMENT_STUCK_AFTER_SECONDS: int({ default: 0, min: 1 }),
+  SETTLEMENT_STUCK_AFTER_SECONDS: int({ default: 60, min: 1 }),
   SETTLEMENT_MAX_FEE_GWEI: decimalString({ default: '500' }),
   RPC_TIMEOUT_MS: int({ default: 10_000, min: 100 }),
 };
@@ -216,7 +202,7 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
     finality: env.SETTLEMENT_FINALITY,
     pollMs: env.SETTLEMENT_POLL_MS,
     receiptPollMs: env.SETTLEMENT_RECEIPT_POLL_MS,
-    stuckAfterMs: stuckAfterSeconds(env.SETTLEMENT_STUCK_AFTER_SECONDS, chainId) * 1000,
+    stuckAfterMs: env.SETTLEMENT_STUCK_AFTER_SECONDS * 1000,
     maxFeeWei,
     rpcTimeoutMs: env.RPC_TIMEOUT_MS,
     // The chaos suite's fault injection (worker/crash-point.ts), no deployment setting: read here, not

@@ -104,9 +104,9 @@ export class DriveInFlightBatchStep {
     // One after the other in nonce order, each waiting for the node's answer. Sent without waiting
     // (pipelined on one connection, or one JSON-RPC batch), they meet a race in anvil's pool far
     // more often: a transaction whose predecessor is mined while anvil is adding it waits for good
-    // (docs/architecture.md, "Settlement operations"; on the local chain the stuck path replaces it
-    // after 5 s). Pipelined, that happened in about one P3 or P2 run in three on the 2-core machine,
-    // and each time cost the whole backlog 5 s (docs/performance.md, session of 2026-11-28 evening).
+    // until the stuck path replaces it (docs/architecture.md, "Settlement operations"). Pipelined,
+    // that happened in about one P3 or P2 run in three on the 2-core machine, and each time held the
+    // whole backlog (docs/performance.md, session of 2026-11-28 evening).
     // The first refusal ends the batch: what follows it would be gapped; the one-by-one step reads
     // its clues.
     const sent: typeof unsent = [];
