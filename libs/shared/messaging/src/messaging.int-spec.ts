@@ -192,16 +192,7 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
     const waiting = async (): Promise<number> =>
       (await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox" WHERE event_id = $1`, [envelope.id]))[0].n;
     const sent: string[] = [];
-    const recording: EventTransport = {
-      connect: () => transport.connect(),
-      subscribe: (opts) => transport.subscribe(opts),
-      isConsuming: () => transport.isConsuming(),
-      disconnect: () => transport.disconnect(),
-      publish: async (records) => {
-        sent.push(...records.map((r) => r.key));
-        await transport.publish(records);
-      },
-    };
+    const recording = recordingKeys(transport, sent);
     const other = ds.createQueryRunner(); // another relay, mid-round
     try {
       await other.startTransaction();
@@ -301,16 +292,7 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       data: { orderUuid: key, transactionHash: '', payedAmount: '1', reason: 'late commit' },
     });
     const sent: string[] = [];
-    const recording: EventTransport = {
-      connect: () => transport.connect(),
-      subscribe: (opts) => transport.subscribe(opts),
-      isConsuming: () => transport.isConsuming(),
-      disconnect: () => transport.disconnect(),
-      publish: async (records) => {
-        sent.push(...records.map((r) => r.key));
-        await transport.publish(records);
-      },
-    };
+    const recording = recordingKeys(transport, sent);
     const late = ds.createQueryRunner();
     const [early, after] = [randomUUID(), randomUUID()];
     try {
@@ -380,3 +362,17 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
     }
   });
 });
+
+// The transport, noting the key of every record it is asked to publish, in order.
+function recordingKeys(inner: EventTransport, sent: string[]): EventTransport {
+  return {
+    connect: () => inner.connect(),
+    subscribe: (opts) => inner.subscribe(opts),
+    isConsuming: () => inner.isConsuming(),
+    disconnect: () => inner.disconnect(),
+    publish: async (records) => {
+      sent.push(...records.map((r) => r.key));
+      await inner.publish(records);
+    },
+  };
+}

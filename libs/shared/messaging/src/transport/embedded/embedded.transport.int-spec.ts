@@ -45,6 +45,22 @@ describe('EmbeddedTransport over real Postgres', () => {
     return t;
   };
 
+  // A service schema as its migrations leave it: the messaging tables and the outbox that deletes what
+  // it published; `extra` adds a test's own tables. `timestamp` names the migration, one per schema.
+  const openOutboxSchema = (schema: string, timestamp: number, extra: string[] = []): Promise<DataSource> => {
+    class InitOutboxSchema implements MigrationInterface {
+      name = `Init${timestamp}`;
+      async up(qr: QueryRunner): Promise<void> {
+        await createMessagingTables(qr, schema);
+        for (const sql of [...outboxDeleteOnPublishSql(schema).up, ...extra]) await qr.query(sql);
+      }
+      async down(qr: QueryRunner): Promise<void> {
+        await qr.query(`DROP SCHEMA "${schema}" CASCADE`);
+      }
+    }
+    return openServiceDataSource({ url, schema, entities: [], migrations: [InitOutboxSchema] });
+  };
+
   beforeAll(async () => {
     // The bus is per database (its partition count is fixed at creation): one fresh database for the file.
     url = await createDatabase(loadInfraConfig().databaseUrl!);
@@ -266,22 +282,7 @@ describe('EmbeddedTransport over real Postgres', () => {
 
   it('dead-letters through EventConsumer into <topic>.dlq, fed by the outbox relay', async () => {
     const SCHEMA = 'bustest';
-    class Init1700000000001 implements MigrationInterface {
-      name = 'Init1700000000001';
-      async up(qr: QueryRunner): Promise<void> {
-        await createMessagingTables(qr, SCHEMA);
-        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
-      }
-      async down(qr: QueryRunner): Promise<void> {
-        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-      }
-    }
-    const ds: DataSource = await openServiceDataSource({
-      url,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [Init1700000000001],
-    });
+    const ds = await openOutboxSchema(SCHEMA, 1700000000001);
     const bus = await transport();
     const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 20 });
     relay.start();
@@ -335,25 +336,9 @@ describe('EmbeddedTransport over real Postgres', () => {
   // alone, every other one applied exactly once (a second copy of an event included).
   it('handles a partition batch in one transaction, and isolates a poison event in it', async () => {
     const SCHEMA = 'batchtest';
-    class Init1700000000002 implements MigrationInterface {
-      name = 'Init1700000000002';
-      async up(qr: QueryRunner): Promise<void> {
-        await createMessagingTables(qr, SCHEMA);
-        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
-        await qr.query(
-          `CREATE TABLE "${SCHEMA}"."effects" (grp TEXT NOT NULL, reason TEXT NOT NULL, tx BIGINT NOT NULL)`,
-        );
-      }
-      async down(qr: QueryRunner): Promise<void> {
-        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-      }
-    }
-    const ds: DataSource = await openServiceDataSource({
-      url,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [Init1700000000002],
-    });
+    const ds = await openOutboxSchema(SCHEMA, 1700000000002, [
+      `CREATE TABLE "${SCHEMA}"."effects" (grp TEXT NOT NULL, reason TEXT NOT NULL, tx BIGINT NOT NULL)`,
+    ]);
     const bus = await transport();
     const consumers: EventConsumer[] = [];
     try {
@@ -469,22 +454,7 @@ describe('EmbeddedTransport over real Postgres', () => {
 
   it('lets the relay move outbox rows into the log itself: each event once, per-key order, Kafka partitions, consumers woken', async () => {
     const SCHEMA = 'movetest';
-    class Init1700000000003 implements MigrationInterface {
-      name = 'Init1700000000003';
-      async up(qr: QueryRunner): Promise<void> {
-        await createMessagingTables(qr, SCHEMA);
-        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
-      }
-      async down(qr: QueryRunner): Promise<void> {
-        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-      }
-    }
-    const ds = await openServiceDataSource({
-      url,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [Init1700000000003],
-    });
+    const ds = await openOutboxSchema(SCHEMA, 1700000000003);
     const bus = await transport();
     const publish = jest.spyOn(bus, 'publish');
     const elsewhere = new Client({ connectionString: await createDatabase(loadInfraConfig().databaseUrl!) });
@@ -550,22 +520,7 @@ describe('EmbeddedTransport over real Postgres', () => {
   });
   it('moves a row whose transaction commits after a later one only once it committed, each once', async () => {
     const SCHEMA = 'latetest';
-    class Init1700000000004 implements MigrationInterface {
-      name = 'Init1700000000004';
-      async up(qr: QueryRunner): Promise<void> {
-        await createMessagingTables(qr, SCHEMA);
-        for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
-      }
-      async down(qr: QueryRunner): Promise<void> {
-        await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-      }
-    }
-    const ds = await openServiceDataSource({
-      url,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [Init1700000000004],
-    });
+    const ds = await openOutboxSchema(SCHEMA, 1700000000004);
     const bus = await transport();
     const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });
     const topic = 'test.late';
