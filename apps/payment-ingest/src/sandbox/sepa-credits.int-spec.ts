@@ -181,7 +181,8 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     ]);
     expect(stored.payer_name).toMatch(/^v1\./);
     expect(stored.payer_iban).toMatch(/^v1\./);
-    expect(JSON.stringify(stored)).not.toMatch(/Jane|DE89/);
+    // whole values: a ciphertext is random base64url, and 'Jane' turns up in one now and then
+    expect(JSON.stringify(stored)).not.toMatch(/Jane Doe|DE89370400440532013000/);
     expect(
       payerData.decrypt(stored.payer_iban, `payments:bank-transaction:${bankTransactionId}:payer-iban`),
     ).toBe('DE89370400440532013000');
