@@ -73,6 +73,9 @@ export async function storeSigned(
 
 // A node took each settlement's current transaction: the transaction is marked sent (the first
 // time only) and the settlement BROADCAST (from SIGNED, or BROADCAST again after a rebroadcast).
+// The stuck clock starts at $3, taken here after the node answered and on the clock `isStuck` reads:
+// Postgres' now() is the start of the pass's transaction, before its receipt lookups and sends, which
+// with several signer processes on a busy machine came seconds earlier.
 export async function markSentAndBroadcast(
   manager: EntityManager,
   sent: { orderUuid: string; txHash: string }[],
@@ -81,7 +84,7 @@ export async function markSentAndBroadcast(
   const moved = await queryRows<{ order_uuid: string }>(
     manager,
     `WITH marked AS (
-       UPDATE ${TRANSACTIONS} SET first_sent_at = COALESCE(first_sent_at, now()) WHERE tx_hash = ANY($2::text[])
+       UPDATE ${TRANSACTIONS} SET first_sent_at = COALESCE(first_sent_at, $3) WHERE tx_hash = ANY($2::text[])
      )
      UPDATE ${SETTLEMENTS} SET state = 'BROADCAST', broadcast_at = $3, last_error = NULL, attempts = 0,
        updated_at = $3
