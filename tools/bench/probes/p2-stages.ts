@@ -23,6 +23,7 @@ interface Marks {
   credited: number | null; // payments.bank_transactions created_at (the credit's transaction)
   confirmedOut: number | null; // payments.outbox payment.confirmed published_at
   settleIn: number | null; // settlement.settlements created_at (the payment.confirmed consumer)
+  signed: number | null; // settlement.settlements signed_at (the signing pass, at its statement)
   broadcast: number | null; // settlement.settlements broadcast_at
   succeeded: number | null; // settlement.settlements updated_at once CONFIRMED (receipt seen, finalized)
   succeededOut: number | null; // settlement.outbox transfer.succeeded published_at
@@ -87,6 +88,7 @@ export async function p2Stages(
        (SELECT ${ms('min(b.created_at)')} FROM payments.bank_transactions b WHERE b.matched_order_uuid = o.u) AS "credited",
        ${published('payments', 'payment.confirmed')} AS "confirmedOut",
        ${ms('s.created_at')} AS "settleIn",
+       ${ms('s.signed_at')} AS "signed",
        ${ms('s.broadcast_at')} AS "broadcast",
        CASE WHEN s.state = 'CONFIRMED' THEN ${ms('s.updated_at')} END AS "succeeded",
        ${published('settlement', 'transfer.succeeded')} AS "succeededOut",
@@ -131,7 +133,8 @@ export async function p2Stages(
       'payment-ingest',
       'chain-settlement consumer (settlement row)',
     ),
-    ['-> transfer broadcast', 'settleIn', 'broadcast'],
+    ['-> transfer signed and stored', 'settleIn', 'signed'],
+    ['-> transfer broadcast', 'signed', 'broadcast'],
     ['-> receipt seen, settlement CONFIRMED (transfer.succeeded)', 'broadcast', 'succeeded'],
     ...hop(
       'transfer.succeeded',
