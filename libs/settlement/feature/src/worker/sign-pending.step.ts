@@ -46,6 +46,8 @@ export const HELD_OVER_CAP = 'over payout cap:';
 // A settlement held over a cap is looked at again this often (the rolling window may have room).
 export const HOLD_RECHECK_MS = 60_000;
 
+type Estimate = { gas: bigint } | { error: unknown };
+
 interface ToSign {
   s: SettlementEntity;
   baseUnits: bigint;
@@ -124,7 +126,9 @@ export class SignPendingStep {
     const signerRow = await lockSigner(manager, address, this.config.chainId, () =>
       this.chain.nonce(address, 'pending'),
     );
-    // Everything the chain has to say, asked at once (one batched JSON-RPC round trip), under the signer lock.
+    // Everything the chain has to say, asked at once (one batched JSON-RPC round trip), under the signer
+    // lock: the gas estimates too, before the checks below have picked what is signed.
+    const estimates = this.estimateAll(address, priced);
     const [networkFees, chainPending, usdc, eth, wallet, refusals] = await Promise.all([
       this.chain.fees(),
       this.chain.nonce(address, 'pending'),
@@ -184,10 +188,10 @@ export class SignPendingStep {
     }
     if (toSign.length === 0) return result;
 
-    // Estimated together (one batched round trip), each against the chain as it is now: the wallet
-    // holds each amount (the preflight above), so an estimate that fails means the transfer would
-    // revert; it throws, nothing is signed, and the settlement that caused it is retried alone.
-    const gasLimits = await Promise.all(toSign.map((t) => this.gasLimitFor(address, t)));
+    // Each estimate was made against the chain as it is now, and the wallet holds each amount (the
+    // preflight above), so an estimate that failed for a settlement being signed means its transfer
+    // would revert: it throws, nothing is signed, and the settlement that caused it is retried alone.
+    const gasLimits = await Promise.all(toSign.map((t) => this.gasLimitFor(t, estimates.get(t.s.orderUuid))));
     const signatures = await Promise.all(
       toSign.map((t, i) =>
         signer.sign({
@@ -223,11 +227,31 @@ export class SignPendingStep {
     s.state = 'PENDING';
   }
 
+  // The node's gas estimate for each priced settlement's transfer (none when SETTLEMENT_GAS_LIMIT
+  // fixes it), asked before the checks decide which are signed. A failed estimate is kept, not
+  // thrown: it matters only for a settlement that is then signed (a wallet short of the amount fails
+  // the estimate too, and that settlement is deferred by the preflight, not failed).
+  private estimateAll(address: string, priced: SettlementEntity[]): Map<string, Promise<Estimate>> {
+    const estimates = new Map<string, Promise<Estimate>>();
+    if (this.config.gasLimit !== undefined) return estimates;
+    for (const s of priced)
+      estimates.set(
+        s.orderUuid,
+        this.chain.estimateTransferGas(address, s.recipientAddress, BigInt(s.tokenBaseUnits as string)).then(
+          (gas): Estimate => ({ gas }),
+          (error: unknown): Estimate => ({ error }),
+        ),
+      );
+    return estimates;
+  }
+
   // Fixed when SETTLEMENT_GAS_LIMIT is set; otherwise the node's estimate plus the buffer, within
   // SETTLEMENT_GAS_CEILING.
-  private async gasLimitFor(address: string, t: ToSign): Promise<bigint> {
+  private async gasLimitFor(t: ToSign, estimated: Promise<Estimate> | undefined): Promise<bigint> {
     if (this.config.gasLimit !== undefined) return this.config.gasLimit;
-    const estimate = await this.chain.estimateTransferGas(address, t.s.recipientAddress, t.baseUnits);
+    const result = await (estimated as Promise<Estimate>);
+    if ('error' in result) throw result.error;
+    const estimate = result.gas;
     const choice = gasLimitFromEstimate(estimate, this.config.gasBufferPercent, this.config.gasCeiling);
     if (choice.kind === 'over-ceiling')
       throw new Error(
