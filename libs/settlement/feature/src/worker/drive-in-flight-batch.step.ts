@@ -54,8 +54,17 @@ export class DriveInFlightBatchStep {
         manager,
         rows.map((s) => s.orderUuid),
       );
+      // Only transactions a node took can have a receipt. A settlement whose bytes were never marked
+      // sent is sent below, unasked: if a process died between its send and the mark, the node answers
+      // "nonce too low" or "already known", the batch stops there, and the one-by-one step reads that
+      // clue (it finds the receipt by hash). Saves a round trip per pass while new settlements arrive.
       const receipts = await Promise.all(
-        rows.map((s) => this.chain.receiptOfAny((txsOf.get(s.orderUuid) ?? []).map((t) => t.txHash))),
+        rows.map((s) => {
+          const txs = txsOf.get(s.orderUuid) ?? [];
+          return txs.some((t) => t.firstSentAt !== null)
+            ? this.chain.receiptOfAny(txs.map((t) => t.txHash))
+            : Promise.resolve(null);
+        }),
       );
 
       const unsent = rows.flatMap((s, i) => {
@@ -66,9 +75,12 @@ export class DriveInFlightBatchStep {
       // A node that mines on arrival (a local chain; a rollup sequencer's receipt) often has the
       // receipt of what was just sent already: finalized in this pass, not one pass later. Only a
       // receipt finalizes, so this is the same rule as for the receipts read above.
-      const sentReceipts = await Promise.all(
-        sent.map(({ current }) => this.chain.receiptOfAny([current.txHash])),
-      );
+      // The final height goes in the same batched JSON-RPC round trip.
+      const anyReceipt = receipts.some((r) => r !== null);
+      const [sentReceipts, finalHeight] = await Promise.all([
+        Promise.all(sent.map(({ current }) => this.chain.receiptOfAny([current.txHash]))),
+        sent.length > 0 || anyReceipt ? this.finality.finalHeight() : Promise.resolve(0),
+      ]);
 
       const mined = [
         ...rows.flatMap((s, i) => {
@@ -80,7 +92,7 @@ export class DriveInFlightBatchStep {
           return receipt ? [{ s, receipt }] : [];
         }),
       ];
-      if (mined.length > 0) await this.finalizeAll(manager, mined, txsOf, result);
+      if (mined.length > 0) await this.finalizeAll(manager, mined, finalHeight, txsOf, result);
 
       // Broadcast earlier and simply not mined yet: nothing to do until a rebroadcast or replacement is due.
       for (const [i, s] of rows.entries()) {
@@ -135,10 +147,10 @@ export class DriveInFlightBatchStep {
   private async finalizeAll(
     manager: EntityManager,
     mined: { s: SettlementEntity; receipt: ChainReceipt }[],
+    finalHeight: number,
     txsOf: Map<string, SettlementTransactionEntity[]>,
     result: InFlightBatchResult,
   ): Promise<void> {
-    const finalHeight = await this.finality.finalHeight();
     const final: Finalization[] = [];
     for (const { s, receipt } of mined) {
       // Not final yet: the one-by-one step records the block and waits.
