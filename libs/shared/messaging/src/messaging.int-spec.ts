@@ -111,19 +111,13 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
     await relay.stop(); // this test's relay alone reads the outbox
     const orderUuid = randomUUID();
     let crashed = false;
-    const crashingOnce: EventTransport = {
-      connect: () => transport.connect(),
-      subscribe: (opts) => transport.subscribe(opts),
-      isConsuming: () => transport.isConsuming(),
-      disconnect: () => transport.disconnect(),
-      publish: async (records) => {
-        await transport.publish(records);
-        if (!crashed) {
-          crashed = true;
-          throw new Error('the relay dies after publishing, before deleting');
-        }
-      },
-    };
+    const crashingOnce = withPublish(transport, async (records) => {
+      await transport.publish(records);
+      if (!crashed) {
+        crashed = true;
+        throw new Error('the relay dies after publishing, before deleting');
+      }
+    });
     const crashing = new OutboxRelay(ds, crashingOnce, { schema: SCHEMA, idleDelayMs: 50 });
     const consumer = new EventConsumer(ds, transport, { schema: SCHEMA, groupId: `msgtest-${randomUUID()}` });
     consumer.on(Topics.TransferFailed, async (event, manager) => {
@@ -245,25 +239,19 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       (await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`))[0].n;
     const sends: string[][] = [];
     let call = 0;
-    const failingSecond: EventTransport = {
-      connect: () => transport.connect(),
-      subscribe: (opts) => transport.subscribe(opts),
-      isConsuming: () => transport.isConsuming(),
-      disconnect: () => transport.disconnect(),
-      publish: async (records) => {
-        call++;
-        if (call === 1) {
-          // batch 2 is taken (deleted, locked) while batch 1 is with the broker
-          await waitFor(async () => (await free()) === 4, {
-            timeoutMs: 10_000,
-            description: 'batch 2 taken ahead',
-          });
-        }
-        if (call === 2) throw new Error('broker down');
-        sends.push(records.map((r) => (JSON.parse(r.value) as EventEnvelope).id));
-        await transport.publish(records);
-      },
-    };
+    const failingSecond = withPublish(transport, async (records) => {
+      call++;
+      if (call === 1) {
+        // batch 2 is taken (deleted, locked) while batch 1 is with the broker
+        await waitFor(async () => (await free()) === 4, {
+          timeoutMs: 10_000,
+          description: 'batch 2 taken ahead',
+        });
+      }
+      if (call === 2) throw new Error('broker down');
+      sends.push(records.map((r) => (JSON.parse(r.value) as EventEnvelope).id));
+      await transport.publish(records);
+    });
     try {
       const failing = new OutboxRelay(ds, failingSecond, {
         schema: SCHEMA,
@@ -365,14 +353,19 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
 
 // The transport, noting the key of every record it is asked to publish, in order.
 function recordingKeys(inner: EventTransport, sent: string[]): EventTransport {
+  return withPublish(inner, async (records) => {
+    sent.push(...records.map((r) => r.key));
+    await inner.publish(records);
+  });
+}
+
+// The transport with another publish: what a test makes of the relay's sends (record, fail, crash).
+function withPublish(inner: EventTransport, publish: EventTransport['publish']): EventTransport {
   return {
     connect: () => inner.connect(),
     subscribe: (opts) => inner.subscribe(opts),
     isConsuming: () => inner.isConsuming(),
     disconnect: () => inner.disconnect(),
-    publish: async (records) => {
-      sent.push(...records.map((r) => r.key));
-      await inner.publish(records);
-    },
+    publish,
   };
 }

@@ -63,14 +63,20 @@ function transport(log: string[], fail?: number): EventTransport {
   };
 }
 
+// A relay of batches of 4 over the scripted connection and transport, both writing to `log`; the
+// `failAt`-th send fails.
+function relayOver(batches: TransportRecord[][], log: string[], batchesPerRound?: number, failAt?: number) {
+  return new OutboxRelay(scripted(batches, log), transport(log, failAt), {
+    schema: 's',
+    batchSize: 4,
+    batchesPerRound,
+  });
+}
+
 describe('OutboxRelay (Kafka round)', () => {
   it('takes the next batch while the broker has the last, sends it once that one is acknowledged, and commits once', async () => {
     const log: string[] = [];
-    const relay = new OutboxRelay(scripted([batch(0, 4), batch(4, 4), batch(8, 2)], log), transport(log), {
-      schema: 's',
-      batchSize: 4,
-      batchesPerRound: 4,
-    });
+    const relay = relayOver([batch(0, 4), batch(4, 4), batch(8, 2)], log, 4);
     expect(await relay.drainOnce(true)).toBe(10);
     expect(log).toEqual([
       'take 1 (BEGIN, lock)',
@@ -88,11 +94,7 @@ describe('OutboxRelay (Kafka round)', () => {
 
   it('stops at batchesPerRound, and takes nothing ahead when a batch was not full', async () => {
     const log: string[] = [];
-    const relay = new OutboxRelay(scripted([batch(0, 4), batch(4, 4), batch(8, 4)], log), transport(log), {
-      schema: 's',
-      batchSize: 4,
-      batchesPerRound: 2,
-    });
+    const relay = relayOver([batch(0, 4), batch(4, 4), batch(8, 4)], log, 2);
     expect(await relay.drainOnce(true)).toBe(8);
     expect(log).toEqual([
       'take 1 (BEGIN, lock)',
@@ -105,21 +107,14 @@ describe('OutboxRelay (Kafka round)', () => {
     ]);
 
     const single: string[] = [];
-    const one = new OutboxRelay(scripted([batch(0, 3)], single), transport(single), {
-      schema: 's',
-      batchSize: 4,
-    });
+    const one = relayOver([batch(0, 3)], single);
     expect(await one.drainOnce(true)).toBe(3);
     expect(single).toEqual(['take 1 (BEGIN, lock)', 'send 1 (0..2)', 'ack 1', 'COMMIT']);
   });
 
   it('rolls the whole round back when a later send fails: nothing of it is deleted, nothing after it is sent', async () => {
     const log: string[] = [];
-    const relay = new OutboxRelay(scripted([batch(0, 4), batch(4, 4), batch(8, 4)], log), transport(log, 2), {
-      schema: 's',
-      batchSize: 4,
-      batchesPerRound: 4,
-    });
+    const relay = relayOver([batch(0, 4), batch(4, 4), batch(8, 4)], log, 4, 2);
     await expect(relay.drainOnce(true)).rejects.toThrow('broker down');
     expect(log).toEqual([
       'take 1 (BEGIN, lock)',
