@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
 import { BenchMerchant, openMerchant } from '../bench-merchant';
-import { runLoad } from '../load-loop';
+import { forkScript } from '../child-process';
+import { LoadResult, runLoad } from '../load-loop';
 import { median, sleep } from '../stats';
 
 const HEALTHY = 4;
@@ -59,14 +61,35 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   const healthy = median(alone);
 
   const concurrency = HEALTHY * Number(ctx.platform.env.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT ?? 4);
-  let turn = 0;
-  const direct = await runLoad({
-    url: merchants[0].receiverUrl,
+  const load = {
     urls: merchants.map((m) => m.receiverUrl),
-    body: () => webhookBody(merchants[turn++ % HEALTHY].merchantId, randomUUID()),
     concurrency,
     durationMs: ctx.size(5000, 1000),
     expectStatus: 200,
+  };
+  const bodies = merchants.map((m) => webhookBody(m.merchantId, '{uuid}'));
+  // The baseline: a load tool of its own process, as the dispatcher is (load-tool.ts says why).
+  const tool = await forkScript<{ type: 'ready' }>('load-tool.ts', [], {
+    logFile: join(ctx.logDir, 'load-tool.log'),
+  });
+  let direct: LoadResult;
+  try {
+    const answer = await tool.call<{ id: number; result?: LoadResult; error?: string }>({
+      type: 'load',
+      ...load,
+      bodies,
+    });
+    if (!answer.result) throw new Error(`P4 load tool: ${answer.error}`);
+    direct = answer.result;
+  } finally {
+    await tool.stop();
+  }
+  // The same loop in the bench's own event loop, beside its receivers: reported in the note only.
+  let turn = 0;
+  const inProcess = await runLoad({
+    ...load,
+    url: load.urls[0],
+    body: () => bodies[turn++ % HEALTHY].replace('{uuid}', randomUUID()),
   });
   return [
     {
@@ -75,10 +98,14 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       unit: '/s',
       value: healthy,
       baseline: direct.perSecond,
-      baselineLabel: `direct POSTs, ${concurrency} conns`,
+      baselineLabel: `direct POSTs, ${concurrency} conns, own process`,
       higherIsBetter: true,
       note:
-        [note, alone.length > 1 ? `median of ${alone.length} rounds` : undefined]
+        [
+          note,
+          alone.length > 1 ? `median of ${alone.length} rounds` : undefined,
+          `the loop inside the receivers' process: ${inProcess.perSecond.toFixed(0)} /s`,
+        ]
           .filter(Boolean)
           .join('; ') || undefined,
     },
