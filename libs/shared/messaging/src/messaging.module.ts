@@ -62,8 +62,11 @@ export class MessagingLifecycle
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // What a handler wrote to the outbox goes out right after its commit.
-    this.consumer.onCommitted(() => this.relay.nudge());
+    // What a handler wrote to the outbox goes out right after its commit; a handler that wrote no
+    // event (a webhook delivery, a settlement row) costs the relay nothing.
+    this.consumer.onCommitted((_type, wroteEvents) => {
+      if (wroteEvents) this.relay.nudge();
+    });
     await this.transport.connect();
     this.relay.start();
     await this.consumer.start();
@@ -100,17 +103,25 @@ export class MessagingModule {
           provide: EVENT_TRANSPORT,
           useFactory: () => createTransport(opts.service, opts.transport),
         },
-        { provide: OutboxWriter, useValue: new OutboxWriter(opts.schema) },
         {
           provide: OutboxRelay,
           inject: [DataSource, EVENT_TRANSPORT],
           useFactory: (ds: DataSource, t: EventTransport) => new OutboxRelay(ds, t, { schema: opts.schema }),
         },
         {
+          provide: OutboxWriter,
+          inject: [OutboxRelay],
+          useFactory: (relay: OutboxRelay) => new OutboxWriter(opts.schema, () => relay.expectRows()),
+        },
+        {
           provide: EventConsumer,
-          inject: [DataSource, EVENT_TRANSPORT],
-          useFactory: (ds: DataSource, t: EventTransport) =>
-            new EventConsumer(ds, t, { schema: opts.schema, groupId: `onramp-${opts.service}` }),
+          inject: [DataSource, EVENT_TRANSPORT, OutboxWriter],
+          useFactory: (ds: DataSource, t: EventTransport, writer: OutboxWriter) =>
+            new EventConsumer(ds, t, {
+              schema: opts.schema,
+              groupId: `onramp-${opts.service}`,
+              eventsPrepared: () => writer.prepared,
+            }),
         },
         MessagingLifecycle,
       ],

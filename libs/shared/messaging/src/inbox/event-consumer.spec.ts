@@ -4,8 +4,29 @@ import { DataSource } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
 
+import { OutboxWriter } from '../outbox/outbox-writer';
 import { EventTransport } from '../transport/event-transport';
 import { EventConsumer } from './event-consumer';
+
+function transferFailed() {
+  const orderUuid = randomUUID();
+  const envelope = {
+    id: randomUUID(),
+    type: Topics.TransferFailed,
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    merchantId: randomUUID(),
+    data: { orderUuid, transactionHash: '', payedAmount: '1', reason: 'reverted' },
+  };
+  return {
+    topic: Topics.TransferFailed,
+    partition: 0,
+    offset: '0',
+    key: orderUuid,
+    value: JSON.stringify(envelope),
+    headers: {},
+  };
+}
 
 // A database that refuses everything: the consumer retries (an outage is waited out, never
 // dead-lettered) until it is stopped, and then gives the event back at once, unhandled, so the
@@ -22,23 +43,7 @@ describe('EventConsumer.stop', () => {
       retryBaseDelayMs: 1000,
     });
     consumer.on(Topics.TransferFailed, async () => undefined);
-    const orderUuid = randomUUID();
-    const envelope = {
-      id: randomUUID(),
-      type: Topics.TransferFailed,
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      merchantId: randomUUID(),
-      data: { orderUuid, transactionHash: '', payedAmount: '1', reason: 'reverted' },
-    };
-    const handling = consumer.handle({
-      topic: Topics.TransferFailed,
-      partition: 0,
-      offset: '0',
-      key: orderUuid,
-      value: JSON.stringify(envelope),
-      headers: {},
-    });
+    const handling = consumer.handle(transferFailed());
     const outcome = handling.then(
       () => 'handled',
       (err: Error) => err.message,
@@ -48,5 +53,40 @@ describe('EventConsumer.stop', () => {
     consumer.stop();
     await expect(outcome).resolves.toBe('connection refused');
     expect(Date.now() - stoppedAt).toBeLessThan(500);
+  });
+});
+
+// Whether a committed handler wrote an event is what decides if the outbox relay is woken: the
+// writer's count of prepared events before and after the transaction (messaging.int-spec.ts runs the
+// wake-up on real Postgres).
+describe('EventConsumer committed listeners', () => {
+  it('say whether the handler prepared an event', async () => {
+    const manager = { query: async () => [{ event_id: 'new' }] };
+    const dataSource = {
+      transaction: async (work: (m: unknown) => Promise<unknown>) => work(manager),
+    } as unknown as DataSource;
+    const writer = new OutboxWriter('test');
+    const consumer = new EventConsumer(dataSource, {} as EventTransport, {
+      schema: 'test',
+      groupId: 'test',
+      eventsPrepared: () => writer.prepared,
+    });
+    let writes = false;
+    consumer.on(Topics.TransferFailed, async (event) => {
+      if (writes)
+        writer.prepare({
+          type: Topics.TransferFailed,
+          key: event.data.orderUuid,
+          merchantId: event.merchantId,
+          data: event.data,
+        });
+    });
+    const told: boolean[] = [];
+    consumer.onCommitted((_type, wroteEvents) => told.push(wroteEvents));
+
+    await consumer.handle(transferFailed());
+    writes = true;
+    await consumer.handle(transferFailed());
+    expect(told).toEqual([false, true]);
   });
 });

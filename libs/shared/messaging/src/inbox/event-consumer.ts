@@ -33,14 +33,19 @@ export type EventHandler<K extends EventType> = (
   manager: EntityManager,
 ) => Promise<void>;
 
-// Told after a handler's transaction committed (not for a redelivery that was a no-op).
-export type CommittedListener = (type: EventType) => void;
+// Told after a handler's transaction committed (not for a redelivery that was a no-op), and whether
+// it may have written events to the outbox (false only when it surely did not: see eventsPrepared).
+export type CommittedListener = (type: EventType, wroteEvents: boolean) => void;
 
 export interface EventConsumerOptions {
   schema: string;
   groupId: string; // one consumer group per service
   maxAttempts?: number;
   retryBaseDelayMs?: number;
+  // How many events this process's outbox writer has prepared so far (OutboxWriter.prepared). A
+  // transaction during which it did not move wrote no event; one during which it moved may have (or
+  // another writer of the process did meanwhile), which only costs the relay a look.
+  eventsPrepared?: () => number;
 }
 
 // Runs each handler in one transaction with the inbox mark of the event id, so a redelivered event
@@ -220,6 +225,7 @@ export class EventConsumer {
     event: EventEnvelope<EventType, EventMap[EventType]>,
     handler: EventHandler<EventType>,
   ) {
+    const before = this.opts.eventsPrepared?.();
     const handled = await this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic) VALUES ($1, $2, $3)
@@ -231,7 +237,7 @@ export class EventConsumer {
       assertTransactionUsable(manager);
       return true;
     });
-    if (handled) this.notifyCommitted(event.type);
+    if (handled) this.notifyCommitted(event.type, this.wroteSince(before));
   }
 
   // One transaction for the batch: the inbox marks of all its events in one statement (a
@@ -241,6 +247,7 @@ export class EventConsumer {
   private async applyBatch(batch: readonly ParsedRecord[]): Promise<void> {
     const ids = [...new Set(batch.map((p) => p.event.id))];
     const topics = ids.map((id) => batch.find((p) => p.event.id === id)?.event.type ?? '');
+    const before = this.opts.eventsPrepared?.();
     const handledTypes = await this.dataSource.transaction(async (manager) => {
       const inserted: Array<{ event_id: string }> = await manager.query(
         `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic)
@@ -259,14 +266,19 @@ export class EventConsumer {
       assertTransactionUsable(manager);
       return types;
     });
-    for (const type of new Set(handledTypes)) this.notifyCommitted(type);
+    const wrote = this.wroteSince(before);
+    for (const type of new Set(handledTypes)) this.notifyCommitted(type, wrote);
+  }
+
+  private wroteSince(before: number | undefined): boolean {
+    return before === undefined || this.opts.eventsPrepared?.() !== before;
   }
 
   // A listener's failure must not fail the event: its transaction has committed already.
-  private notifyCommitted(type: EventType): void {
+  private notifyCommitted(type: EventType, wroteEvents: boolean): void {
     for (const listener of this.committedListeners) {
       try {
-        listener(type);
+        listener(type, wroteEvents);
       } catch (err) {
         this.log.warn(`after-commit listener for ${type} failed: ${(err as Error).message}`);
       }

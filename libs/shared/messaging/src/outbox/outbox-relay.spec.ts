@@ -34,7 +34,10 @@ function scripted(batches: TransportRecord[][], log: string[]) {
   };
   const dataSource = {
     createQueryRunner: () => ({ connect: async () => client, release: async () => undefined }),
-    query: async () => [{ waiting: true }],
+    query: async () => {
+      log.push('look');
+      return [{ waiting: batches.length > 0 }];
+    },
   } as unknown as DataSource;
   return dataSource;
 }
@@ -126,6 +129,26 @@ describe('OutboxRelay (Kafka round)', () => {
       'send 2 failed',
       'ROLLBACK', // after the pending take: batch 1 goes out again next round, before batch 2
     ]);
+  });
+
+  // The loop's first round, then stopped (a round that finds nothing ends with the look).
+  async function firstRound(relay: OutboxRelay, log: string[]): Promise<void> {
+    relay.start();
+    for (let i = 0; i < 100 && !log.includes('COMMIT') && !log.includes('look'); i++)
+      await new Promise((r) => setTimeout(r, 5));
+    await relay.stop();
+  }
+
+  it('looks before taking after a wake-up, and takes at once after a writer of its process prepared an event', async () => {
+    const looked: string[] = [];
+    await firstRound(relayOver([batch(1, 2)], looked), looked);
+    expect(looked.slice(0, 2)).toEqual(['look', 'take 1 (BEGIN, lock)']);
+
+    const told: string[] = [];
+    const relay = relayOver([batch(1, 2)], told);
+    relay.expectRows();
+    await firstRound(relay, told);
+    expect(told.slice(0, 4)).toEqual(['take 1 (BEGIN, lock)', 'send 1 (1..2)', 'ack 1', 'COMMIT']);
   });
 
   it('refuses a bad batches-per-round', () => {

@@ -29,7 +29,14 @@ export interface PreparedOutboxRow<K extends EventType> {
 // Writes an event into the service's outbox inside the caller's transaction. It is published later
 // by the relay, so the event exists if and only if the state change committed.
 export class OutboxWriter {
-  constructor(private readonly schema: string) {}
+  private preparedCount = 0;
+
+  // `onPrepared` is told of every event prepared (the relay's expectRows: the round after the
+  // writer's commit takes at once instead of looking first).
+  constructor(
+    private readonly schema: string,
+    private readonly onPrepared: () => void = () => undefined,
+  ) {}
 
   async append<K extends EventType>(
     manager: EntityManager,
@@ -48,6 +55,8 @@ export class OutboxWriter {
   // are event_id, topic, key, envelope (JSON text) and headers (JSON text), in that order.
   prepare<K extends EventType>(event: AppendEvent<K>): PreparedOutboxRow<K> {
     validatePayload(event.type, event.data); // never publish what a consumer would reject
+    this.preparedCount++;
+    this.onPrepared();
     const envelope: EventEnvelope<K, EventMap[K]> = {
       id: uuidv7(),
       type: event.type,
@@ -67,6 +76,12 @@ export class OutboxWriter {
       envelope,
       values: [envelope.id, event.type, event.key, JSON.stringify(envelope), JSON.stringify(headers)],
     };
+  }
+
+  // How many events were prepared so far: the consumer compares it across a handler's transaction
+  // to tell whether the relay has anything to send after the commit.
+  get prepared(): number {
+    return this.preparedCount;
   }
 
   // The quoted table name, e.g. "orders"."outbox".
