@@ -90,3 +90,39 @@ describe('EventConsumer committed listeners', () => {
     expect(told).toEqual([false, true]);
   });
 });
+
+describe('EventConsumer.afterCommit', () => {
+  it("runs a handler's hooks once its transaction committed, and never when it rolled back", async () => {
+    let commit = true;
+    const manager = { query: async () => [{ event_id: 'new' }] };
+    const dataSource = {
+      transaction: async (work: (m: unknown) => Promise<unknown>) => {
+        const result = await work(manager);
+        if (!commit) throw new Error('could not serialize access');
+        return result;
+      },
+      query: async () => [],
+    } as unknown as DataSource;
+    const consumer = new EventConsumer(dataSource, {} as EventTransport, {
+      schema: 'test',
+      groupId: 'test',
+      retryBaseDelayMs: 1000,
+    });
+    const ran: string[] = [];
+    consumer.on(Topics.TransferFailed, async (event, m) => {
+      ran.push(`handled ${commit}`);
+      consumer.afterCommit(m, () => ran.push(`hook ${commit}`));
+    });
+    await consumer.handle(transferFailed());
+    expect(ran).toEqual(['handled true', 'hook true']);
+
+    commit = false;
+    const failing = consumer.handle(transferFailed()).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50)); // the first attempt rolled back, a retry waits
+    consumer.stop();
+    await failing;
+    expect(ran).toContain('handled false'); // tried (and retried) but never committed
+    expect(ran.filter((r) => r.startsWith('hook'))).toEqual(['hook true']);
+    expect(() => consumer.afterCommit(manager as never, () => undefined)).toThrow('not the manager');
+  });
+});

@@ -63,6 +63,8 @@ export class EventConsumer {
   private readonly log = new Logger(EventConsumer.name);
   private readonly handlers = new Map<string, EventHandler<EventType>>();
   private readonly committedListeners: CommittedListener[] = [];
+  // What handlers asked to run after their transaction commits, by the transaction's manager.
+  private readonly commitHooks = new WeakMap<EntityManager, Array<() => void>>();
   private readonly stopping = new AbortController();
 
   constructor(
@@ -80,6 +82,14 @@ export class EventConsumer {
   // commit, instead of leaving the work to their next poll.
   onCommitted(listener: CommittedListener): void {
     this.committedListeners.push(listener);
+  }
+
+  // Runs `hook` once the transaction of `manager` (a handler's) has committed, and never if it rolls
+  // back: e.g. to hand work the handler wrote to an in-process stage only once it exists for good.
+  afterCommit(manager: EntityManager, hook: () => void): void {
+    const hooks = this.commitHooks.get(manager);
+    if (!hooks) throw new Error('afterCommit: not the manager of a handler transaction');
+    hooks.push(hook);
   }
 
   // Shutdown: a handler that is failing stops retrying (its event is not marked handled, so it is
@@ -226,7 +236,7 @@ export class EventConsumer {
     handler: EventHandler<EventType>,
   ) {
     const before = this.opts.eventsPrepared?.();
-    const handled = await this.dataSource.transaction(async (manager) => {
+    const handled = await this.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING RETURNING event_id`,
@@ -248,7 +258,7 @@ export class EventConsumer {
     const ids = [...new Set(batch.map((p) => p.event.id))];
     const topics = ids.map((id) => batch.find((p) => p.event.id === id)?.event.type ?? '');
     const before = this.opts.eventsPrepared?.();
-    const handledTypes = await this.dataSource.transaction(async (manager) => {
+    const handledTypes = await this.transaction(async (manager) => {
       const inserted: Array<{ event_id: string }> = await manager.query(
         `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic)
          SELECT $1, e.id, e.topic FROM unnest($2::uuid[], $3::text[]) AS e(id, topic)
@@ -268,6 +278,29 @@ export class EventConsumer {
     });
     const wrote = this.wroteSince(before);
     for (const type of new Set(handledTypes)) this.notifyCommitted(type, wrote);
+  }
+
+  // A handler transaction: the hooks its handlers register (afterCommit) run once it committed, and
+  // the manager takes none after its work returned.
+  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const hooks: Array<() => void> = [];
+    const result = await this.dataSource.transaction(async (manager) => {
+      this.commitHooks.set(manager, hooks);
+      try {
+        return await work(manager);
+      } finally {
+        this.commitHooks.delete(manager);
+      }
+    });
+    // Like the listeners, a hook's failure must not fail the events: they have committed.
+    for (const hook of hooks) {
+      try {
+        hook();
+      } catch (err) {
+        this.log.warn(`after-commit hook failed: ${(err as Error).message}`);
+      }
+    }
+    return result;
   }
 
   private wroteSince(before: number | undefined): boolean {

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { uuidv7 } from '@onramp/messaging';
+import { EventConsumer, uuidv7 } from '@onramp/messaging';
 
+import { DeliveryDispatcher } from '../dispatch/delivery-dispatcher';
 import { lockMerchant } from '../persistence/merchant-lock.repository';
 import { OrderOutcomeEvent, webhookBodyOf } from './order-webhook-body.presenter';
 import { PayerDataCipher } from './payer-data.cipher';
@@ -11,12 +12,16 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 // One delivery per event id (a redelivered event is a no-op). The body is presented and fixed now:
 // every attempt and every manual redelivery sends these same bytes. The payer's name arrives sealed
-// and is opened only to present the body, which is stored sealed (bound to the delivery id).
+// and is opened only to present the body, which is stored sealed (bound to the delivery id). The
+// delivery is inserted claimed for this process's dispatcher when it has room (see
+// DeliveryDispatcher.reserveHandOff) and handed over after the commit.
 @Injectable()
 export class RecordDeliveryUseCase {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly payerData: PayerDataCipher,
+    private readonly dispatcher: DeliveryDispatcher,
+    private readonly consumer: EventConsumer,
   ) {}
 
   async execute(manager: EntityManager, event: OrderOutcomeEvent): Promise<void> {
@@ -24,14 +29,23 @@ export class RecordDeliveryUseCase {
     // lockMerchant), or a delivery could miss an endpoint registered while the lock was awaited.
     await lockMerchant(manager, event.merchantId, 'shared');
     const id = uuidv7();
-    await this.deliveries.insertOnce(manager, {
-      id,
-      eventId: event.id,
-      merchantId: event.merchantId,
-      eventType: event.type,
-      orderUuid: event.data.orderUuid,
-      body: this.payerData.sealBody(id, webhookBodyOf(this.withPayerNameOpened(event))),
-    });
+    const handOff = this.dispatcher.reserveHandOff(event.merchantId);
+    const claim = await this.deliveries.insertOnce(
+      manager,
+      {
+        id,
+        eventId: event.id,
+        merchantId: event.merchantId,
+        eventType: event.type,
+        orderUuid: event.data.orderUuid,
+        body: this.payerData.sealBody(id, webhookBodyOf(this.withPayerNameOpened(event))),
+      },
+      handOff?.leaseMs,
+    );
+    // Sent only once it exists for good; a rolled-back batch hands over nothing.
+    this.consumer.afterCommit(manager, () =>
+      claim && handOff ? this.dispatcher.handOff(claim, handOff.leaseEndsAt) : this.dispatcher.nudge(),
+    );
   }
 
   private withPayerNameOpened(event: OrderOutcomeEvent): OrderOutcomeEvent {
@@ -39,7 +53,10 @@ export class RecordDeliveryUseCase {
     const { orderUuid, payerAccountHolderName } = event.data;
     return {
       ...event,
-      data: { ...event.data, payerAccountHolderName: this.payerData.payerName(orderUuid, payerAccountHolderName) },
+      data: {
+        ...event.data,
+        payerAccountHolderName: this.payerData.payerName(orderUuid, payerAccountHolderName),
+      },
     };
   }
 }

@@ -133,19 +133,41 @@ export class WebhookDeliveriesRepository {
   // with a disabled one, NO_ENDPOINT without one. The caller holds the merchant's lock (shared),
   // taken in a statement before this one, so this statement's snapshot sees every endpoint change
   // that committed before the lock was granted.
-  async insertOnce(db: EntityManager, d: NewDelivery): Promise<void> {
-    await db.query(
-      `INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
-       SELECT $1, $2, $3, $4, $5, $6, s.status, CASE WHEN s.status = 'PENDING' THEN now() END
-       FROM (
-         SELECT CASE WHEN e.merchant_id IS NULL THEN 'NO_ENDPOINT'
-                     WHEN e.disabled_at IS NOT NULL THEN 'DISABLED'
-                     ELSE 'PENDING' END AS status
-         FROM (SELECT 1) one LEFT JOIN ${ENDPOINTS} e ON e.merchant_id = $3
-       ) s
-       ON CONFLICT (event_id) DO NOTHING`,
-      [d.id, d.eventId, d.merchantId, d.eventType, d.orderUuid, d.body],
+  // With `claimForMs`, a PENDING delivery is inserted already claimed by the caller's process, as
+  // claimDue would claim it (attempt 1, leased for that long from the statement's clock, so never
+  // less than the caller's own reckoning made before it), and returned as such with its endpoint's
+  // URL and secret read in the same snapshot; otherwise, or when not PENDING, nothing is returned.
+  async insertOnce(
+    db: EntityManager,
+    d: NewDelivery,
+    claimForMs?: number,
+  ): Promise<ClaimedDelivery | undefined> {
+    const claim = claimForMs !== undefined;
+    const [row] = await queryRows<ClaimedDelivery>(
+      db,
+      `WITH inserted AS (
+         INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at, attempts)
+         SELECT $1, $2, $3, $4, $5, $6, s.status,
+                CASE WHEN s.status <> 'PENDING' THEN NULL
+                     WHEN $7::boolean THEN clock_timestamp() + make_interval(secs => $8::double precision / 1000)
+                     ELSE now() END,
+                CASE WHEN s.status = 'PENDING' AND $7::boolean THEN 1 ELSE 0 END
+         FROM (
+           SELECT CASE WHEN e.merchant_id IS NULL THEN 'NO_ENDPOINT'
+                       WHEN e.disabled_at IS NOT NULL THEN 'DISABLED'
+                       ELSE 'PENDING' END AS status
+           FROM (SELECT 1) one LEFT JOIN ${ENDPOINTS} e ON e.merchant_id = $3
+         ) s
+         ON CONFLICT (event_id) DO NOTHING
+         RETURNING id, event_id, merchant_id, body, attempts, retry_from
+       )
+       SELECT i.id, i.event_id AS "eventId", i.merchant_id AS "merchantId", i.body, i.attempts AS "attemptNo",
+              i.retry_from AS "retryFrom", e.url, e.secret_enc AS "secretEnc"
+       FROM inserted i JOIN ${ENDPOINTS} e ON e.merchant_id = i.merchant_id
+       WHERE i.attempts = 1`,
+      [d.id, d.eventId, d.merchantId, d.eventType, d.orderUuid, d.body, claim, claimForMs ?? 0],
     );
+    return row;
   }
 
   async find(db: EntityManager, id: string): Promise<WebhookDeliveryEntity | undefined> {

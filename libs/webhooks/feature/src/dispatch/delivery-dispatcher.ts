@@ -6,12 +6,11 @@ import {
   Injectable,
   Logger,
   OnApplicationBootstrap,
-  OnModuleInit,
 } from '@nestjs/common';
 
 import { DataSource } from 'typeorm';
 
-import { EventConsumer, WakeOrPoll } from '@onramp/messaging';
+import { WakeOrPoll } from '@onramp/messaging';
 import { webhookHeaders } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
@@ -48,11 +47,13 @@ interface HeldClaim {
 // (one statement; a claim is free again as soon as its send ended, its delivery still leased until
 // recorded): two statements a round however many deliveries it moves, where a transaction per
 // result and a claim per freed slot had kept the process waiting on Postgres. A lane starts its next
-// waiting send as soon as one ends. Woken when an order event handler committed a new delivery, when
-// a send finishes, and after a registration or redelivery; WEBHOOK_POLL_MS is the safety net (due
-// retries, other processes).
+// waiting send as soon as one ends. A new delivery is mostly not claimed at all: the order event
+// handler inserts it claimed for this process and hands it over once committed (reserveHandOff,
+// handOff), which saves its claim's round trip and the wait for a round under way. Woken when an
+// order event handler committed a delivery it could not hand over, when a send finishes, and after a
+// registration or redelivery; WEBHOOK_POLL_MS is the safety net (due retries, other processes).
 @Injectable()
-export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger(DeliveryDispatcher.name);
   private readonly lanes: DeliveryLanes<HeldClaim>;
   private readonly tasks = new Set<Promise<void>>();
@@ -60,6 +61,7 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
   private readonly shutdown = new AbortController();
   private readonly loop: WakeOrPoll;
   private readonly secrets = new Map<string, string>(); // sealed -> opened signing secret
+  private started = false; // the loop runs: handed-off claims are sent
 
   constructor(
     private readonly dataSource: DataSource,
@@ -68,7 +70,6 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     private readonly recorder: AttemptRecorder,
     private readonly cipher: WebhookSecretCipher,
     private readonly payerData: PayerDataCipher,
-    private readonly consumer: EventConsumer,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookDispatchConfig,
   ) {
     this.lanes = new DeliveryLanes(config.maxInFlight, config.maxInFlightPerMerchant);
@@ -94,13 +95,33 @@ export class DeliveryDispatcher implements OnModuleInit, OnApplicationBootstrap,
     });
   }
 
-  onModuleInit(): void {
-    // Every event this service handles (order.completed, order.failed) records a delivery.
-    this.consumer.onCommitted(() => this.nudge());
-  }
-
   onApplicationBootstrap(): void {
     this.loop.start();
+    this.started = true;
+  }
+
+  // Asked by the order event handler before it inserts a delivery for `merchantId`: whether this
+  // process takes it claimed (the lease to insert it with, and its end on this process's clock,
+  // reckoned before the insert so the database's lease ends later), or not (the process or the
+  // merchant's lane already holding its claim-ahead share, the lane stuck on a hanging endpoint, or
+  // shutting down: the delivery is inserted due and claimed as any other).
+  reserveHandOff(merchantId: string): { leaseMs: number; leaseEndsAt: number } | undefined {
+    if (!this.started || this.shutdown.signal.aborted) return undefined;
+    const full = this.config.maxInFlightPerMerchant * CLAIM_AHEAD;
+    const now = Date.now();
+    if (this.lanes.held() >= this.config.maxInFlight * CLAIM_AHEAD) return undefined;
+    if (this.lanes.heldFor(merchantId, { now, slowMs: SLOW_SEND_MS, full }) >= full) return undefined;
+    return { leaseMs: this.config.leaseMs, leaseEndsAt: now + this.config.leaseMs };
+  }
+
+  // A delivery inserted claimed for this process (reserveHandOff), once its transaction committed:
+  // into its merchant's lane and sent at once, without the claim's round trip to Postgres. A crash
+  // before the send leaves it leased: the lease runs out and it is claimed again, as any claim.
+  // Arriving after shutdown began, it is left to its lease the same way.
+  handOff(claim: ClaimedDelivery, leaseEndsAt: number): void {
+    if (this.shutdown.signal.aborted) return;
+    this.lanes.add(claim.merchantId, { claim, leaseEndsAt });
+    this.startSends();
   }
 
   // Runs before the DataSource closes. In-flight sends are aborted and not recorded: their lease

@@ -31,6 +31,9 @@ describe('DeliveryLanes', () => {
     lanes.sent('fast', 1000);
     expect(lanes.heldBy({ now: 1500, slowMs: 1000, full: 8 }).counts).toEqual([1, 1]);
     expect(lanes.heldBy({ now: 2500, slowMs: 1000, full: 8 }).counts).toEqual([8, 1]);
+    // one merchant's count, for a hand-off (none held: 0)
+    expect(lanes.heldFor('slow', { now: 2500, slowMs: 1000, full: 8 })).toBe(8);
+    expect(lanes.heldFor('c', { now: 2500, slowMs: 1000, full: 8 })).toBe(0);
   });
 
   it('takes turns between lanes under the process-wide limit', () => {

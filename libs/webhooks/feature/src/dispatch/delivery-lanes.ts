@@ -37,10 +37,20 @@ export class DeliveryLanes<T> {
     const counts: number[] = [];
     for (const [id, lane] of this.lanes) {
       merchantIds.push(id);
-      const stuck = lane.sending.some((startedAt) => slow.now - startedAt > slow.slowMs);
-      counts.push(stuck ? Math.max(lane.held, slow.full) : lane.held);
+      counts.push(this.count(lane, slow));
     }
     return { merchantIds, counts };
+  }
+
+  // The same for one merchant.
+  heldFor(merchantId: string, slow: { now: number; slowMs: number; full: number }): number {
+    const lane = this.lanes.get(merchantId);
+    return lane ? this.count(lane, slow) : 0;
+  }
+
+  private count(lane: Lane<T>, slow: { now: number; slowMs: number; full: number }): number {
+    const stuck = lane.sending.some((startedAt) => slow.now - startedAt > slow.slowMs);
+    return stuck ? Math.max(lane.held, slow.full) : lane.held;
   }
 
   add(merchantId: string, item: T): void {
