@@ -1,7 +1,7 @@
 import { readTopics } from '@onramp/testing';
 
 import { BenchContext, Row, waitQuiet } from '../bench-context';
-import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
+import { BenchMerchant, createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
 import { treeRssMb } from '../child-process';
 import { measureFloor } from '../floor';
 import { cpuShares, cpuSnapshot, formatCpu } from '../process-cpu';
@@ -24,34 +24,22 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   const merchant = await openMerchant(ctx.platform, 'Bench P2');
   ctx.log(`P2: creating ${count} orders to pay`);
   const orders = await createOrders(merchant, count);
+  // A warm-up at the same pace, not counted, as P1 and P4 have: in a run of P2 alone, the first
+  // payouts of each process (first queries, first sends to the node and the broker, compilation) held
+  // up the first seconds: p50 674 ms in the first 5 s, then 95-150 ms (distributed, --only P2).
+  const warm = await openMerchant(ctx.platform, 'Bench P2 warm-up');
+  const warmOrders = await createOrders(warm, rate * ctx.size(WARM_UP_S, 1));
+  await waitQuiet(ctx);
+  ctx.log(`P2: warm-up, ${warmOrders.length} credits paced at ${rate}/s (not counted)`);
+  await paceCredits(ctx, warm, warmOrders, rate);
   await waitQuiet(ctx);
 
   ctx.log(`P2: ${count} credits paced at ${rate}/s`);
-  const sentAt = new Map<string, number>();
-  const failures: string[] = [];
   let rss = 0;
   const sampler = setInterval(() => (rss = Math.max(rss, treeRssMb(ctx.hostPid, 'node'))), 1000);
-  const inFlight: Promise<void>[] = [];
   const counts = await ctx.countWindow('P2', `credit -> webhook @${rate}/s`, 'payout');
   const cpuBefore = cpuSnapshot(ctx.hostPid);
-  const t0 = Date.now();
-  let lastReport = t0;
-  for (let i = 0; i < orders.length; i++) {
-    const due = t0 + (i * 1000) / rate;
-    if (due > Date.now()) await sleep(due - Date.now());
-    const order = orders[i];
-    sentAt.set(order.uuid, Date.now());
-    inFlight.push(
-      credit(ctx.platform, merchant, order.reference).catch((err: Error) => void failures.push(err.message)),
-    );
-    if (Date.now() - lastReport >= 5000) {
-      lastReport = Date.now();
-      ctx.log(`P2: ${i + 1}/${count} credits sent, ${webhookTimes(merchant).size} webhooks in`);
-    }
-  }
-  await Promise.all(inFlight);
-  const deadline = Date.now() + ctx.size(90_000, 30_000);
-  while (webhookTimes(merchant).size < count - failures.length && Date.now() < deadline) await sleep(100);
+  const { sentAt, failures } = await paceCredits(ctx, merchant, orders, rate);
   clearInterval(sampler);
   const cpu = cpuShares(cpuBefore, cpuSnapshot(ctx.hostPid));
   ctx.log(`P2: CPU from the first credit to the last webhook (share of one core): ${formatCpu(cpu)}`);
@@ -69,6 +57,7 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   const latencies = orders.flatMap((o) =>
     times.has(o.uuid) ? [times.get(o.uuid)! - sentAt.get(o.uuid)!] : [],
   );
+  ctx.log(`P2: by ${WINDOW_S} s of sending, p50 / p99 / max ms: ${byWindow(orders, sentAt, times)}`);
   if (ctx.opts.countStatements) await waitQuiet(ctx); // the tail of the last payouts' events
   await counts.end(latencies.length);
   const missing = count - latencies.length;
@@ -129,4 +118,66 @@ async function sentOnKafka(ctx: BenchContext, uuids: Set<string>): Promise<SentT
     ctx.log(`P2: Kafka hops not split (${(err as Error).message})`);
     return undefined;
   }
+}
+
+const WINDOW_S = 5;
+
+// The latencies of the credits sent in each window of the run: whether a p99 is a steady tail or a
+// few stalls of the machine (one window far above the others).
+function byWindow(
+  orders: ReadonlyArray<{ uuid: string }>,
+  sentAt: ReadonlyMap<string, number>,
+  times: ReadonlyMap<string, number>,
+): string {
+  const start = Math.min(...sentAt.values());
+  const windows = new Map<number, number[]>();
+  for (const o of orders) {
+    const sent = sentAt.get(o.uuid);
+    const got = times.get(o.uuid);
+    if (sent === undefined || got === undefined) continue;
+    const w = Math.floor((sent - start) / (WINDOW_S * 1000));
+    windows.set(w, [...(windows.get(w) ?? []), got - sent]);
+  }
+  return [...windows.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, l]) => {
+      const s = summarize(l);
+      return `${s.p50.toFixed(0)}/${s.p99.toFixed(0)}/${s.max.toFixed(0)}`;
+    })
+    .join(' ');
+}
+
+const WARM_UP_S = 5;
+
+// Sends a credit for each order at `rate` per second, then waits until every webhook arrived (or a
+// deadline passed): when each credit was sent, and the credits the platform refused.
+async function paceCredits(
+  ctx: BenchContext,
+  merchant: BenchMerchant,
+  orders: ReadonlyArray<{ uuid: string; reference: string }>,
+  rate: number,
+): Promise<{ sentAt: Map<string, number>; failures: string[] }> {
+  const sentAt = new Map<string, number>();
+  const failures: string[] = [];
+  const inFlight: Promise<void>[] = [];
+  const t0 = Date.now();
+  let lastReport = t0;
+  for (let i = 0; i < orders.length; i++) {
+    const due = t0 + (i * 1000) / rate;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const order = orders[i];
+    sentAt.set(order.uuid, Date.now());
+    inFlight.push(
+      credit(ctx.platform, merchant, order.reference).catch((err: Error) => void failures.push(err.message)),
+    );
+    if (Date.now() - lastReport >= 5000) {
+      lastReport = Date.now();
+      ctx.log(`P2: ${i + 1}/${orders.length} credits sent, ${webhookTimes(merchant).size} webhooks in`);
+    }
+  }
+  await Promise.all(inFlight);
+  const deadline = Date.now() + ctx.size(90_000, 30_000);
+  while (webhookTimes(merchant).size < orders.length - failures.length && Date.now() < deadline)
+    await sleep(100);
+  return { sentAt, failures };
 }
