@@ -103,15 +103,12 @@ export class MessagingModule {
           provide: EVENT_TRANSPORT,
           useFactory: () => createTransport(opts.service, opts.transport),
         },
+        { provide: OutboxWriter, useValue: new OutboxWriter(opts.schema) },
         {
           provide: OutboxRelay,
-          inject: [DataSource, EVENT_TRANSPORT],
-          useFactory: (ds: DataSource, t: EventTransport) => new OutboxRelay(ds, t, { schema: opts.schema }),
-        },
-        {
-          provide: OutboxWriter,
-          inject: [OutboxRelay],
-          useFactory: (relay: OutboxRelay) => new OutboxWriter(opts.schema, () => relay.expectRows()),
+          inject: [DataSource, EVENT_TRANSPORT, OutboxWriter],
+          useFactory: (ds: DataSource, t: EventTransport, writer: OutboxWriter) =>
+            new OutboxRelay(ds, t, { schema: opts.schema, eventsPrepared: () => writer.prepared }),
         },
         {
           provide: EventConsumer,

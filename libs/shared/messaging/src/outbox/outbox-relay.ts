@@ -23,6 +23,9 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   batchesPerRound?: number; // Kafka relay only (the embedded move has no send to hide a read behind)
   idleDelayMs?: number; // the safety-net poll; writers and consumers wake the relay after their commits
+  // How many events the service's outbox writer has prepared so far (OutboxWriter.prepared): a round
+  // that finds it moved since the last round began takes at once instead of looking first.
+  eventsPrepared?: () => number;
 }
 
 // Publishes committed outbox rows in seq order and deletes them once sent: every row in the outbox
@@ -40,7 +43,7 @@ export class OutboxRelay {
   private unregisterMetrics?: () => void;
   private moverLookup?: Promise<OutboxMover | undefined>;
   private backlog = false; // the last round was full: the next one need not look first
-  private expected = false; // a writer prepared an event since the last round began: no look either
+  private preparedAtLastRound?: number; // eventsPrepared() when the last round began
   private lastFull = false; // the last batch drainOnce took was full
 
   constructor(
@@ -59,9 +62,7 @@ export class OutboxRelay {
       // and a commit since then has woken the loop (a wake-up during a round is kept), so another
       // round would only read nothing.
       round: async () => {
-        const expected = this.expected;
-        this.expected = false;
-        await this.drainOnce(this.backlog || expected);
+        await this.drainOnce(this.backlog || this.preparedSinceLastRound());
         this.backlog = this.lastFull;
         return { busy: this.backlog };
       },
@@ -101,12 +102,15 @@ export class OutboxRelay {
     ];
   }
 
-  // Told by the service's OutboxWriter whenever it prepares an event, before the writer's commit:
-  // the next round skips its look and takes at once. A round that began before the commit finds
-  // nothing and the writer's wake-up after it brings another, which looks; a rolled-back writer
-  // costs one empty take instead of a look. Either way only a round trip is at stake, never an event.
-  expectRows(): void {
-    this.expected = true;
+  // Whether a writer of this process prepared an event since the last round began (before its
+  // commit): then this round takes at once. A round that began between a writer's prepare and its
+  // commit takes nothing, and the writer's wake-up after the commit brings another, which looks; a
+  // rolled-back writer costs one empty take instead of a look. Only a round trip is at stake.
+  private preparedSinceLastRound(): boolean {
+    const prepared = this.opts.eventsPrepared?.();
+    const moved = prepared !== undefined && prepared !== this.preparedAtLastRound;
+    this.preparedAtLastRound = prepared;
+    return moved;
   }
 
   // Called after a commit that appended to the outbox: the event goes out now, not at the next poll.
@@ -131,7 +135,7 @@ export class OutboxRelay {
     // this look is found the same way a row committed after the read below always was: by its
     // writer's wake-up or the next poll.
     // After a full round more rows are likely waiting, and the look would only cost a round trip;
-    // so after a writer of this process prepared an event (expectRows).
+    // so after a writer of this process prepared an event (preparedSinceLastRound).
     // Not after a wake-up: consumers wake the relay after every commit, also when their handler
     // wrote no event (webhook-dispatch's, say), and a look is one round trip where an empty round
     // is two (measured: 0.2 empty rounds per payout more in webhook-dispatch alone, P2 embedded).

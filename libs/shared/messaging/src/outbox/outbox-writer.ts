@@ -31,12 +31,7 @@ export interface PreparedOutboxRow<K extends EventType> {
 export class OutboxWriter {
   private preparedCount = 0;
 
-  // `onPrepared` is told of every event prepared (the relay's expectRows: the round after the
-  // writer's commit takes at once instead of looking first).
-  constructor(
-    private readonly schema: string,
-    private readonly onPrepared: () => void = () => undefined,
-  ) {}
+  constructor(private readonly schema: string) {}
 
   async append<K extends EventType>(
     manager: EntityManager,
@@ -56,7 +51,6 @@ export class OutboxWriter {
   prepare<K extends EventType>(event: AppendEvent<K>): PreparedOutboxRow<K> {
     validatePayload(event.type, event.data); // never publish what a consumer would reject
     this.preparedCount++;
-    this.onPrepared();
     const envelope: EventEnvelope<K, EventMap[K]> = {
       id: uuidv7(),
       type: event.type,
@@ -78,8 +72,9 @@ export class OutboxWriter {
     };
   }
 
-  // How many events were prepared so far: the consumer compares it across a handler's transaction
-  // to tell whether the relay has anything to send after the commit.
+  // How many events were prepared so far: the relay compares it between rounds (a moved count means
+  // rows to take, no look first), the consumer across a handler's transaction (an unmoved one means
+  // nothing for the relay to send after the commit).
   get prepared(): number {
     return this.preparedCount;
   }
