@@ -37,6 +37,9 @@ export type EventHandler<K extends EventType> = (
 // it may have written events to the outbox (false only when it surely did not: see eventsPrepared).
 export type CommittedListener = (type: EventType, wroteEvents: boolean) => void;
 
+// Told once a handler's transaction ended, whether it committed (afterTransaction).
+export type TransactionEndHook = (committed: boolean) => void;
+
 export interface EventConsumerOptions {
   schema: string;
   groupId: string; // one consumer group per service
@@ -63,8 +66,8 @@ export class EventConsumer {
   private readonly log = new Logger(EventConsumer.name);
   private readonly handlers = new Map<string, EventHandler<EventType>>();
   private readonly committedListeners: CommittedListener[] = [];
-  // What handlers asked to run after their transaction commits, by the transaction's manager.
-  private readonly commitHooks = new WeakMap<EntityManager, Array<() => void>>();
+  // What handlers asked to run once their transaction ended, by the transaction's manager.
+  private readonly endHooks = new WeakMap<EntityManager, TransactionEndHook[]>();
   private readonly stopping = new AbortController();
 
   constructor(
@@ -84,11 +87,12 @@ export class EventConsumer {
     this.committedListeners.push(listener);
   }
 
-  // Runs `hook` once the transaction of `manager` (a handler's) has committed, and never if it rolls
-  // back: e.g. to hand work the handler wrote to an in-process stage only once it exists for good.
-  afterCommit(manager: EntityManager, hook: () => void): void {
-    const hooks = this.commitHooks.get(manager);
-    if (!hooks) throw new Error('afterCommit: not the manager of a handler transaction');
+  // Runs `hook` once the transaction of `manager` (a handler's) has ended, told whether it committed:
+  // e.g. to hand work the handler wrote to an in-process stage only once it exists for good, and to
+  // give back what was set aside for it when it rolled back.
+  afterTransaction(manager: EntityManager, hook: TransactionEndHook): void {
+    const hooks = this.endHooks.get(manager);
+    if (!hooks) throw new Error('afterTransaction: not the manager of a handler transaction');
     hooks.push(hook);
   }
 
@@ -280,27 +284,37 @@ export class EventConsumer {
     for (const type of new Set(handledTypes)) this.notifyCommitted(type, wrote);
   }
 
-  // A handler transaction: the hooks its handlers register (afterCommit) run once it committed, and
+  // A handler transaction: the hooks its handlers register (afterTransaction) run once it ended, and
   // the manager takes none after its work returned.
   private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const hooks: Array<() => void> = [];
-    const result = await this.dataSource.transaction(async (manager) => {
-      this.commitHooks.set(manager, hooks);
-      try {
-        return await work(manager);
-      } finally {
-        this.commitHooks.delete(manager);
-      }
-    });
-    // Like the listeners, a hook's failure must not fail the events: they have committed.
+    const hooks: TransactionEndHook[] = [];
+    let result: T;
+    try {
+      result = await this.dataSource.transaction(async (manager) => {
+        this.endHooks.set(manager, hooks);
+        try {
+          return await work(manager);
+        } finally {
+          this.endHooks.delete(manager);
+        }
+      });
+    } catch (err) {
+      this.runHooks(hooks, false);
+      throw err;
+    }
+    this.runHooks(hooks, true);
+    return result;
+  }
+
+  // Like the listeners, a hook's failure must not fail the events: their outcome is settled.
+  private runHooks(hooks: readonly TransactionEndHook[], committed: boolean): void {
     for (const hook of hooks) {
       try {
-        hook();
+        hook(committed);
       } catch (err) {
-        this.log.warn(`after-commit hook failed: ${(err as Error).message}`);
+        this.log.warn(`after-transaction hook failed: ${(err as Error).message}`);
       }
     }
-    return result;
   }
 
   private wroteSince(before: number | undefined): boolean {

@@ -8,7 +8,7 @@ import { DeliveryDispatcher } from '../dispatch/delivery-dispatcher';
 import { lockMerchant } from '../persistence/merchant-lock.repository';
 import { OrderOutcomeEvent, webhookBodyOf } from './order-webhook-body.presenter';
 import { PayerDataCipher } from './payer-data.cipher';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 // One delivery per event id (a redelivered event is a no-op). The body is presented and fixed now:
 // every attempt and every manual redelivery sends these same bytes. The payer's name arrives sealed
@@ -30,7 +30,13 @@ export class RecordDeliveryUseCase {
     await lockMerchant(manager, event.merchantId, 'shared');
     const id = uuidv7();
     const handOff = this.dispatcher.reserveHandOff(event.merchantId);
-    const claim = await this.deliveries.insertOnce(
+    const inserted: { claim?: ClaimedDelivery } = {};
+    // Settled when the transaction ends, registered before anything can fail: sent only once it
+    // committed, and a reservation of a rolled-back batch is given back.
+    this.consumer.afterTransaction(manager, (committed) =>
+      this.dispatcher.settleHandOff(event.merchantId, handOff, inserted.claim, committed),
+    );
+    inserted.claim = await this.deliveries.insertOnce(
       manager,
       {
         id,
@@ -41,10 +47,6 @@ export class RecordDeliveryUseCase {
         body: this.payerData.sealBody(id, webhookBodyOf(this.withPayerNameOpened(event))),
       },
       handOff?.leaseMs,
-    );
-    // Sent only once it exists for good; a rolled-back batch hands over nothing.
-    this.consumer.afterCommit(manager, () =>
-      claim && handOff ? this.dispatcher.handOff(claim, handOff.leaseEndsAt) : this.dispatcher.nudge(),
     );
   }
 

@@ -34,6 +34,12 @@ const LEASE_MARGIN_MS = 5_000;
 // Opened signing secrets kept, one per merchant endpoint sending now.
 const MAX_OPEN_SECRETS = 1_000;
 
+// A place reserved for a delivery its handler inserts claimed (reserveHandOff).
+export interface HandOff {
+  leaseMs: number;
+  leaseEndsAt: number; // this process's clock
+}
+
 interface HeldClaim {
   claim: ClaimedDelivery;
   leaseEndsAt: number; // this process's clock
@@ -49,7 +55,7 @@ interface HeldClaim {
 // result and a claim per freed slot had kept the process waiting on Postgres. A lane starts its next
 // waiting send as soon as one ends. A new delivery is mostly not claimed at all: the order event
 // handler inserts it claimed for this process and hands it over once committed (reserveHandOff,
-// handOff), which saves its claim's round trip and the wait for a round under way. Woken when an
+// settleHandOff), which saves its claim's round trip and the wait for a round under way. Woken when an
 // order event handler committed a delivery it could not hand over, when a send finishes, and after a
 // registration or redelivery; WEBHOOK_POLL_MS is the safety net (due retries, other processes).
 @Injectable()
@@ -103,25 +109,37 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   // Asked by the order event handler before it inserts a delivery for `merchantId`: whether this
   // process takes it claimed (the lease to insert it with, and its end on this process's clock,
   // reckoned before the insert so the database's lease ends later), or not (the process or the
-  // merchant's lane already holding its claim-ahead share, the lane stuck on a hanging endpoint, or
-  // shutting down: the delivery is inserted due and claimed as any other).
-  reserveHandOff(merchantId: string): { leaseMs: number; leaseEndsAt: number } | undefined {
+  // merchant's lane already holding its claim-ahead share, reservations included, the lane stuck on
+  // a hanging endpoint, or shutting down: the delivery is inserted due and claimed as any other). A
+  // reservation counts as held until settleHandOff.
+  reserveHandOff(merchantId: string): HandOff | undefined {
     if (!this.started || this.shutdown.signal.aborted) return undefined;
     const full = this.config.maxInFlightPerMerchant * CLAIM_AHEAD;
     const now = Date.now();
     if (this.lanes.held() >= this.config.maxInFlight * CLAIM_AHEAD) return undefined;
     if (this.lanes.heldFor(merchantId, { now, slowMs: SLOW_SEND_MS, full }) >= full) return undefined;
+    this.lanes.reserve(merchantId);
     return { leaseMs: this.config.leaseMs, leaseEndsAt: now + this.config.leaseMs };
   }
 
-  // A delivery inserted claimed for this process (reserveHandOff), once its transaction committed:
-  // into its merchant's lane and sent at once, without the claim's round trip to Postgres. A crash
-  // before the send leaves it leased: the lease runs out and it is claimed again, as any claim.
-  // Arriving after shutdown began, it is left to its lease the same way.
-  handOff(claim: ClaimedDelivery, leaseEndsAt: number): void {
-    if (this.shutdown.signal.aborted) return;
-    this.lanes.add(claim.merchantId, { claim, leaseEndsAt });
-    this.startSends();
+  // Once the handler's transaction ended. A delivery inserted claimed (`claim`) that committed goes
+  // into its merchant's lane and is sent at once, without the claim's round trip to Postgres; a crash
+  // before the send leaves it leased, claimed again when the lease runs out, as any claim (so does
+  // one that commits after shutdown began). A reservation that came to nothing is given back. A
+  // committed delivery that was not handed over is due: the loop is woken to claim it.
+  settleHandOff(
+    merchantId: string,
+    reserved: HandOff | undefined,
+    claim: ClaimedDelivery | undefined,
+    committed: boolean,
+  ): void {
+    if (reserved && claim && committed && !this.shutdown.signal.aborted) {
+      this.lanes.fill(merchantId, { claim, leaseEndsAt: reserved.leaseEndsAt });
+      this.startSends();
+      return;
+    }
+    if (reserved) this.lanes.release(merchantId);
+    if (committed) this.nudge();
   }
 
   // Runs before the DataSource closes. In-flight sends are aborted and not recorded: their lease

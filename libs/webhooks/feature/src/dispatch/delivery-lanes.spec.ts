@@ -61,4 +61,20 @@ describe('DeliveryLanes', () => {
     expect(lanes.held()).toBe(0);
     expect(lanes.sending()).toBe(0);
   });
+
+  it('counts a reserved place as held until it is filled and sent, or released', () => {
+    const lanes = new DeliveryLanes<string>(10, 2);
+    lanes.reserve('a');
+    lanes.reserve('a');
+    expect(lanes.heldFor('a', { now: 0, slowMs: 1000, full: 8 })).toBe(2);
+    expect(lanes.start(0)).toEqual([]); // nothing to send yet
+    lanes.fill('a', 'a1');
+    lanes.release('a'); // the other came to nothing
+    expect(lanes.held()).toBe(1);
+    expect(lanes.start(0)).toEqual([{ merchantId: 'a', item: 'a1', startedAt: 0 }]);
+    lanes.sent('a', 0);
+    lanes.release('a');
+    expect(lanes.held()).toBe(0);
+    expect(lanes.heldBy({ now: 0, slowMs: 1000, full: 8 })).toEqual({ merchantIds: [], counts: [] });
+  });
 });

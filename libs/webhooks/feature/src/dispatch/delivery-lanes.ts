@@ -54,14 +54,25 @@ export class DeliveryLanes<T> {
   }
 
   add(merchantId: string, item: T): void {
+    this.reserve(merchantId);
+    this.fill(merchantId, item);
+  }
+
+  // Holds a place for a claim that is still being made (a delivery inserted claimed in a transaction
+  // not yet ended): counted as held from now on; then fill() it, or release() it if it came to nothing.
+  reserve(merchantId: string): void {
     let lane = this.lanes.get(merchantId);
     if (!lane) {
       lane = { waiting: [], sending: [], held: 0 };
       this.lanes.set(merchantId, lane);
     }
-    lane.waiting.push(item);
     lane.held++;
     this.heldTotal++;
+  }
+
+  // The claim a reserve() held a place for, now waiting to be sent.
+  fill(merchantId: string, item: T): void {
+    this.lanes.get(merchantId)?.waiting.push(item);
   }
 
   // What may be sent now, oldest first within a lane, one lane after the other in turn (a lane that
