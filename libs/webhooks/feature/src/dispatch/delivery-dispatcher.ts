@@ -114,10 +114,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   // reservation counts as held until settleHandOff.
   reserveHandOff(merchantId: string): HandOff | undefined {
     if (!this.started || this.shutdown.signal.aborted) return undefined;
-    const full = this.config.maxInFlightPerMerchant * CLAIM_AHEAD;
     const now = Date.now();
-    if (this.lanes.held() >= this.config.maxInFlight * CLAIM_AHEAD) return undefined;
-    if (this.lanes.heldFor(merchantId, { now, slowMs: SLOW_SEND_MS, full }) >= full) return undefined;
+    if (this.lanes.held() >= this.aheadTotal) return undefined;
+    if (this.lanes.heldFor(merchantId, this.slowLanes(now)) >= this.aheadPerMerchant) return undefined;
     this.lanes.reserve(merchantId);
     return { leaseMs: this.config.leaseMs, leaseEndsAt: now + this.config.leaseMs };
   }
@@ -178,22 +177,32 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async claim(): Promise<{ claimed: number; free: number }> {
-    const free = this.config.maxInFlight * CLAIM_AHEAD - this.lanes.held();
+    const free = this.aheadTotal - this.lanes.held();
     if (free <= 0) return { claimed: 0, free };
     const claims = await this.deliveries.claimDue(this.dataSource.manager, {
       limit: free,
-      perMerchant: this.config.maxInFlightPerMerchant * CLAIM_AHEAD,
-      inFlight: this.lanes.heldBy({
-        now: Date.now(),
-        slowMs: SLOW_SEND_MS,
-        full: this.config.maxInFlightPerMerchant * CLAIM_AHEAD,
-      }),
+      perMerchant: this.aheadPerMerchant,
+      inFlight: this.lanes.heldBy(this.slowLanes(Date.now())),
       leaseMs: this.config.leaseMs,
     });
     const leaseEndsAt = Date.now() + this.config.leaseMs;
     for (const claim of claims) this.lanes.add(claim.merchantId, { claim, leaseEndsAt });
     this.startSends();
     return { claimed: claims.length, free };
+  }
+
+  // What the process and each merchant's lane may hold, claimed ahead of their send limits; a lane
+  // with a send under way for over SLOW_SEND_MS counts as holding its whole share.
+  private get aheadTotal(): number {
+    return this.config.maxInFlight * CLAIM_AHEAD;
+  }
+
+  private get aheadPerMerchant(): number {
+    return this.config.maxInFlightPerMerchant * CLAIM_AHEAD;
+  }
+
+  private slowLanes(now: number): { now: number; slowMs: number; full: number } {
+    return { now, slowMs: SLOW_SEND_MS, full: this.aheadPerMerchant };
   }
 
   private startSends(): void {
