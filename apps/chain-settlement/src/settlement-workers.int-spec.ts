@@ -30,16 +30,26 @@ describe('chain-settlement: two workers, a pool of two hot wallets (integration)
 
   // Counts what each instance's steps did (settlements signed, one by one or in batches), to show that both took part.
   const countResults = (app: ChainSettlementTestApp, tally: Map<string, number>) => {
-    for (const step of [app.app.get(SignPendingStep), app.app.get(DriveInFlightStep)]) {
-      const runOnce = step.runOnce.bind(step);
-      jest
-        .spyOn(step, 'runOnce')
-        .mockImplementation(async (signer, skip: Set<string>, onPicked?: OnPicked): Promise<StepResult> => {
-          const result = await runOnce(signer, skip, onPicked);
-          tally.set(result.kind, (tally.get(result.kind) ?? 0) + 1);
-          return result;
-        });
-    }
+    const counted = async (work: Promise<StepResult>): Promise<StepResult> => {
+      const result = await work;
+      tally.set(result.kind, (tally.get(result.kind) ?? 0) + 1);
+      return result;
+    };
+    const signOne = app.app.get(SignPendingStep);
+    const signOnce = signOne.runOnce.bind(signOne);
+    jest
+      .spyOn(signOne, 'runOnce')
+      .mockImplementation((signer, skip: Set<string>, onPicked?: OnPicked) =>
+        counted(signOnce(signer, skip, onPicked)),
+      );
+    const drive = app.app.get(DriveInFlightStep);
+    const driveOnce = drive.runOnce.bind(drive);
+    jest
+      .spyOn(drive, 'runOnce')
+      .mockImplementation(
+        (signer, skip: Set<string>, onPicked?: OnPicked, stalled?: ReadonlyMap<string, string>) =>
+          counted(driveOnce(signer, skip, onPicked, stalled)),
+      );
     const signing = app.app.get(SignPendingStep);
     const runBatch = signing.runBatch.bind(signing);
     jest.spyOn(signing, 'runBatch').mockImplementation(async (signer, skip: Set<string>, limit: number) => {

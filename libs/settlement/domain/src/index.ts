@@ -5,3 +5,4 @@ export * from './fee-replacement';
 export * from './broadcast-errors';
 export * from './gas-limit';
 export * from './payout-caps';
+export * from './pool-stall';

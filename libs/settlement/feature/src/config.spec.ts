@@ -31,6 +31,7 @@ describe('loadChainSettlementConfig', () => {
       pollMs: 500,
       receiptPollMs: 100,
       stuckAfterMs: 60_000,
+      watchPoolStalls: true, // the local development chain
       maxFeeWei: 500_000_000_000n,
       rpcTimeoutMs: 10_000,
     });
@@ -105,9 +106,12 @@ describe('loadChainSettlementConfig', () => {
     expect(() => loadChainSettlementConfig(production)).toThrow(
       /SETTLEMENT_SIGNER_URL must be https in production/,
     );
-    expect(
-      loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'https://signer.internal' }).signers,
-    ).toMatchObject([{ kind: 'remote' }]);
+    const onArbitrum = loadChainSettlementConfig({
+      ...production,
+      SETTLEMENT_SIGNER_URL: 'https://signer.internal',
+    });
+    expect(onArbitrum.signers).toMatchObject([{ kind: 'remote' }]);
+    expect(onArbitrum.watchPoolStalls).toBe(false); // anvil's pool race is the local chain's alone
     expect(
       loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'http://127.0.0.1:9000' }).signers,
     ).toMatchObject([{ kind: 'remote' }]);

@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { assertTransition, isStuck, outcomeOfReceipt, SettlementState } from '@onramp/settlement-domain';
+import {
+  assertTransition,
+  dueForStallCheck,
+  isPoolStalled,
+  isStuck,
+  outcomeOfReceipt,
+  SettlementState,
+} from '@onramp/settlement-domain';
 
 import { ChainClient, ChainReceipt } from '../chain/chain.client';
 import { Finality } from '../chain/finality';
@@ -21,6 +28,10 @@ export interface InFlightBatchResult {
   // Settlements this pass dealt with completely; the rest (a send the node refused, a receipt short
   // of confirmations, a rebroadcast or replacement that is due) go to DriveInFlightStep one by one.
   handled: Set<string>;
+  // Settlements whose current transaction (order uuid -> its hash) the node took but holds outside
+  // its ready queue (anvil's pool race, @onramp/settlement-domain pool-stall.ts): the one-by-one step
+  // replaces it at once.
+  stalled: Map<string, string>;
   // It looked at every in-flight settlement due (fewer than its limit) and handled each of them, so
   // the one-by-one step would find none.
   complete: boolean;
@@ -47,7 +58,13 @@ export class DriveInFlightBatchStep {
   // The in-flight settlements of `signerAddress` (the signer this process holds the lease of).
   async runBatch(signerAddress: string, limit: number): Promise<InFlightBatchResult> {
     return this.dataSource.transaction(async (manager) => {
-      const result: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set(), complete: false };
+      const result: InFlightBatchResult = {
+        sent: 0,
+        finalized: 0,
+        handled: new Set(),
+        stalled: new Map(),
+        complete: false,
+      };
       const rows = await lockDue(manager, ['SIGNED', 'BROADCAST'], new Set(), 'nonce', limit, signerAddress);
       if (rows.length === 0) return { ...result, complete: true };
       const txsOf = await transactionsOfMany(
@@ -58,14 +75,21 @@ export class DriveInFlightBatchStep {
       // sent is sent below, unasked: if a process died between its send and the mark, the node answers
       // "nonce too low" or "already known", the batch stops there, and the one-by-one step reads that
       // clue (it finds the receipt by hash). Saves a round trip per pass while new settlements arrive.
-      const receipts = await Promise.all(
-        rows.map((s) => {
-          const txs = txsOf.get(s.orderUuid) ?? [];
-          return txs.some((t) => t.firstSentAt !== null)
-            ? this.chain.receiptOfAny(txs.map((t) => t.txHash))
-            : Promise.resolve(null);
-        }),
-      );
+      // On the local chain, the signer's pending nonce goes in the same batched round trip while a
+      // transaction sent a while ago may have met anvil's pool race.
+      const suspects = this.stallSuspects(rows, txsOf);
+      const [receipts, pendingNonce] = await Promise.all([
+        Promise.all(
+          rows.map((s) => {
+            const txs = txsOf.get(s.orderUuid) ?? [];
+            return txs.some((t) => t.firstSentAt !== null)
+              ? this.chain.receiptOfAny(txs.map((t) => t.txHash))
+              : Promise.resolve(null);
+          }),
+        ),
+        suspects.size > 0 ? this.chain.nonce(signerAddress, 'pending') : Promise.resolve(null),
+      ]);
+      if (pendingNonce !== null) this.findStalled(rows, receipts, suspects, pendingNonce, result);
 
       const unsent = rows.flatMap((s, i) => {
         const current = txsOf.get(s.orderUuid)?.at(-1);
@@ -98,6 +122,7 @@ export class DriveInFlightBatchStep {
       for (const [i, s] of rows.entries()) {
         const current = txsOf.get(s.orderUuid)?.at(-1);
         if (receipts[i] || !current || current.firstSentAt === null || !s.broadcastAt) continue;
+        if (result.stalled.has(s.orderUuid)) continue;
         const rebroadcastDue = Date.now() - s.broadcastAt.getTime() >= REBROADCAST_AFTER_MS;
         if (!rebroadcastDue && !isStuck(current.firstSentAt, new Date(), this.config.stuckAfterMs))
           result.handled.add(s.orderUuid);
@@ -105,6 +130,41 @@ export class DriveInFlightBatchStep {
       result.complete = rows.length < limit && result.handled.size === rows.length;
       return result;
     });
+  }
+
+  // The current transactions that were sent long enough ago to be checked (pool-stall.ts), by order uuid.
+  private stallSuspects(
+    rows: SettlementEntity[],
+    txsOf: Map<string, SettlementTransactionEntity[]>,
+  ): Map<string, SettlementTransactionEntity> {
+    const suspects = new Map<string, SettlementTransactionEntity>();
+    if (!this.config.watchPoolStalls) return suspects;
+    const now = new Date();
+    for (const s of rows) {
+      const txs = txsOf.get(s.orderUuid) ?? [];
+      const current = txs.at(-1);
+      if (current && dueForStallCheck(current.firstSentAt, now, txs.length - 1))
+        suspects.set(s.orderUuid, current);
+    }
+    return suspects;
+  }
+
+  private findStalled(
+    rows: SettlementEntity[],
+    receipts: (ChainReceipt | null)[],
+    suspects: Map<string, SettlementTransactionEntity>,
+    pendingNonce: bigint,
+    result: InFlightBatchResult,
+  ): void {
+    for (const [i, s] of rows.entries()) {
+      const current = suspects.get(s.orderUuid);
+      if (!current || !isPoolStalled(BigInt(current.nonce), pendingNonce, receipts[i] !== null)) continue;
+      this.log.warn(
+        `order ${s.orderUuid}: the node took ${current.txHash} (nonce ${current.nonce}) but does not count ` +
+          `it as pending (pending nonce ${pendingNonce}): held outside its ready queue, it is replaced now`,
+      );
+      result.stalled.set(s.orderUuid, current.txHash);
+    }
   }
 
   private async sendAll(

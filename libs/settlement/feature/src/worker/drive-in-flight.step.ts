@@ -57,6 +57,7 @@ export class DriveInFlightStep {
     signer: TransferSigner,
     skip: Set<string>,
     onPicked: OnPicked = () => undefined,
+    stalled: ReadonlyMap<string, string> = new Map(),
   ): Promise<StepResult> {
     return this.dataSource.transaction(async (manager): Promise<StepResult> => {
       const s = await lockNextDue(manager, ['SIGNED', 'BROADCAST'], skip, 'nonce', signer.address);
@@ -70,6 +71,10 @@ export class DriveInFlightStep {
 
       let state: SettlementState = s.state;
       let receipt = await this.chain.receiptOfAny(hashes);
+      // Held outside the node's ready queue (found by DriveInFlightBatchStep): sending the same bytes
+      // again would not help, a successor does.
+      if (!receipt && stalled.get(s.orderUuid) === current.txHash)
+        return this.replacer.replace(manager, signer, s, current, 'pool-stall');
       if (!receipt && this.dueForSending(s, current)) {
         const sent = await this.send(current, hashes);
         if (sent.kind === 'nonce-taken') {
@@ -87,7 +92,7 @@ export class DriveInFlightStep {
         }
         await markSentAndBroadcast(manager, [{ orderUuid: s.orderUuid, txHash: current.txHash }]);
       } else if (!receipt && isStuck(current.firstSentAt, new Date(), this.config.stuckAfterMs)) {
-        return this.replacer.replace(manager, signer, s, current);
+        return this.replacer.replace(manager, signer, s, current, 'stuck');
       }
       if (!receipt) return { kind: state === s.state ? 'waiting' : 'broadcast', orderUuid: s.orderUuid };
 

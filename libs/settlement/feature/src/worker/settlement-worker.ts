@@ -118,7 +118,10 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
     // One by one only what the batch left (a transaction of its own to find there is none otherwise).
     const driving = batch.complete
       ? { progressed: 0, waiting: 0, finalized: 0 }
-      : await this.drain((skip, onPicked) => this.inFlight.runOnce(signer, skip, onPicked), batch.handled);
+      : await this.drain(
+          (skip, onPicked) => this.inFlight.runOnce(signer, skip, onPicked, batch.stalled),
+          batch.handled,
+        );
     if (signing.finalized + batch.finalized + driving.finalized > 0) this.relay.nudge();
     return {
       busy: signing.progressed + signing.finalized + batch.sent + batch.finalized + driving.progressed > 0,
@@ -129,7 +132,13 @@ export class SettlementWorker implements OnModuleInit, OnApplicationBootstrap, O
   // The in-flight settlements in one batch (receipts, sends, finalization); what it leaves, and
   // everything if it fails, is taken one by one by DriveInFlightStep.
   private async inFlightBatch(signer: TransferSigner): Promise<InFlightBatchResult> {
-    const none: InFlightBatchResult = { sent: 0, finalized: 0, handled: new Set(), complete: false };
+    const none: InFlightBatchResult = {
+      sent: 0,
+      finalized: 0,
+      handled: new Set(),
+      stalled: new Map(),
+      complete: false,
+    };
     if (!this.running) return none;
     try {
       const result = await this.inFlightBatchStep.runBatch(signer.address, IN_FLIGHT_BATCH);

@@ -42,6 +42,9 @@ export class TransactionReplacer {
     signer: TransferSigner,
     s: SettlementEntity,
     current: SettlementTransactionEntity,
+    // 'stuck': no receipt after SETTLEMENT_STUCK_AFTER_SECONDS; 'pool-stall': the node holds it
+    // outside its ready queue (DriveInFlightBatchStep).
+    cause: 'stuck' | 'pool-stall',
   ): Promise<StepResult> {
     if (!(await this.leases.confirmHeld(manager, signer.address)))
       return { kind: 'waiting', orderUuid: s.orderUuid }; // the signer's new holder replaces it
@@ -56,9 +59,12 @@ export class TransactionReplacer {
       return { kind: 'deferred', orderUuid: s.orderUuid };
     }
     const signed = await this.store(manager, signer, s, current, { fees: next.fees });
+    const why =
+      cause === 'stuck'
+        ? `has no receipt after ${this.config.stuckAfterMs / 1000} s`
+        : `is held outside the node's ready queue`;
     this.log.warn(
-      `order ${s.orderUuid}: ${current.txHash} (nonce ${current.nonce}) has no receipt after ` +
-        `${this.config.stuckAfterMs / 1000} s; replaced by ${signed.txHash} ` +
+      `order ${s.orderUuid}: ${current.txHash} (nonce ${current.nonce}) ${why}; replaced by ${signed.txHash} ` +
         `(max fee ${gwei(maxGasPrice(previous))} -> ${gwei(maxGasPrice(next.fees))} gwei)`,
     );
     return { kind: 'replaced', orderUuid: s.orderUuid };
