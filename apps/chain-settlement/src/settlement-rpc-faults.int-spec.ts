@@ -57,6 +57,7 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
   afterEach(async () => {
     proxy.fault = 'pass';
     proxy.minGas = 0n;
+    proxy.gasNonces = undefined;
     await chain.provider.send('evm_setAutomine', [true]);
   });
 
@@ -147,6 +148,57 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
     expect(second?.gasLimit).toBe(187_500n); // what the node wants, plus the 25 % buffer
     expect(event.data.transactionHash).toBe(txs[1]?.tx_hash);
     expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
+  });
+
+  // On the local chain a batch's higher nonces go out before its lowest (DriveInFlightBatchStep).
+  it('keeps the higher nonces the node took when it refuses the lowest, and pays each once that nonce is re-signed', async () => {
+    const worker = t.app.get(SettlementWorker);
+    await worker.stop();
+    const lowest = await chain.provider.getTransactionCount(hotWallet.address, 'latest');
+    const payments = ['9', '10', '11'].map((payedAmount) => h.payment({ payedAmount }));
+    try {
+      for (const data of payments) await h.confirm(data);
+      await waitFor(
+        async () => {
+          const rows = await Promise.all(payments.map((data) => t.settlement(data.orderUuid)));
+          return rows.every((row) => row?.state === 'PENDING') || undefined;
+        },
+        { description: 'three PENDING settlements' },
+      );
+      proxy.fault = 'intrinsic-gas';
+      proxy.minGas = 150_000n;
+      proxy.gasNonces = [lowest];
+      proxy.sendAnswers.length = 0;
+    } finally {
+      worker.start();
+    }
+
+    const events = await Promise.all(
+      payments.map((data) => h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000)),
+    );
+    // in nonce order (the settlements were signed in the order their rows were created)
+    const byNonce = (await Promise.all(payments.map((data) => t.transactions(data.orderUuid)))).sort(
+      (a, b) => Number(a[0]?.nonce) - Number(b[0]?.nonce),
+    );
+    expect(byNonce.map((list) => list.map((tx) => Number(tx.nonce)))).toEqual([
+      [lowest, lowest], // refused, then signed again with more gas
+      [lowest + 1],
+      [lowest + 2],
+    ]);
+    // the two higher nonces went first and were taken; then the lowest, refused
+    expect(proxy.sendAnswers.slice(0, 3)).toEqual([
+      'ok',
+      'ok',
+      expect.stringMatching(/^intrinsic gas too low/),
+    ]);
+    const [refused, resigned] = byNonce[0] ?? [];
+    expect(refused?.first_sent_at).toBeNull();
+    // the higher two were taken while the lowest was refused, and waited for its successor
+    for (const list of byNonce.slice(1))
+      expect(list[0]?.first_sent_at?.getTime()).toBeLessThanOrEqual(resigned?.first_sent_at?.getTime() ?? 0);
+    const mined = byNonce.map((list) => list.at(-1)?.tx_hash);
+    expect(events.map((e) => e.data.transactionHash).sort()).toEqual([...mined].sort());
+    for (const data of payments) expect(await chain.transfersTo(data.recipientAddress)).toHaveLength(1);
   });
 
   it('stops at SETTLEMENT_GAS_CEILING with a reason an operator can act on, and pays once the node takes it', async () => {

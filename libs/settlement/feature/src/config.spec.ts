@@ -31,7 +31,7 @@ describe('loadChainSettlementConfig', () => {
       pollMs: 500,
       receiptPollMs: 100,
       stuckAfterMs: 60_000,
-      watchPoolStalls: true, // the local development chain
+      localDevChain: true,
       maxFeeWei: 500_000_000_000n,
       rpcTimeoutMs: 10_000,
     });
@@ -111,7 +111,7 @@ describe('loadChainSettlementConfig', () => {
       SETTLEMENT_SIGNER_URL: 'https://signer.internal',
     });
     expect(onArbitrum.signers).toMatchObject([{ kind: 'remote' }]);
-    expect(onArbitrum.watchPoolStalls).toBe(false); // anvil's pool race is the local chain's alone
+    expect(onArbitrum.localDevChain).toBe(false); // anvil's pool race is the local chain's alone
     expect(
       loadChainSettlementConfig({ ...production, SETTLEMENT_SIGNER_URL: 'http://127.0.0.1:9000' }).signers,
     ).toMatchObject([{ kind: 'remote' }]);

@@ -127,9 +127,11 @@ export interface ChainSettlementConfig {
   pollMs: number; // the safety net: a new payment.confirmed wakes the worker at once
   receiptPollMs: number; // how soon the worker looks again while transactions wait for receipts
   stuckAfterMs: number; // a broadcast transaction without receipt this long is replaced with higher fees
-  // On the local development chain, a transaction anvil's pool holds outside its ready queue is
-  // replaced within seconds instead of after stuckAfterMs (@onramp/settlement-domain, pool-stall.ts).
-  watchPoolStalls: boolean;
+  // The local development chain (chain id 31337: anvil, hardhat), whose transaction pool has a race of
+  // its own (@onramp/settlement-domain, pool-stall.ts): a transaction it holds outside its ready queue
+  // is replaced within seconds instead of after stuckAfterMs, and the in-flight pass sends a batch's
+  // higher nonces before its lowest (DriveInFlightBatchStep).
+  localDevChain: boolean;
   maxFeeWei: bigint; // no transaction of ours ever offers more per gas
   rpcTimeoutMs: number; // every JSON-RPC call gives up after this long
   crashPoints: ReadonlySet<string>; // SETTLEMENT_CRASH_POINT, for the chaos suite; empty in production
@@ -206,7 +208,7 @@ export function loadChainSettlementConfig(source: NodeJS.ProcessEnv): ChainSettl
     pollMs: env.SETTLEMENT_POLL_MS,
     receiptPollMs: env.SETTLEMENT_RECEIPT_POLL_MS,
     stuckAfterMs: env.SETTLEMENT_STUCK_AFTER_SECONDS * 1000,
-    watchPoolStalls: chainId === LOCAL_CHAIN_ID,
+    localDevChain: chainId === LOCAL_CHAIN_ID,
     maxFeeWei,
     rpcTimeoutMs: env.RPC_TIMEOUT_MS,
     // The chaos suite's fault injection (worker/crash-point.ts), no deployment setting: read here, not

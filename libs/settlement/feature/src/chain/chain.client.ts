@@ -108,6 +108,20 @@ export class ChainClient implements OnApplicationShutdown {
     await this.bounded('eth_sendRawTransaction', this.provider.send('eth_sendRawTransaction', [rawTx]));
   }
 
+  // Sends these signed transactions at once (calls made together share one JSON-RPC batch, which a node
+  // may take in any order). One answer per transaction: null when the node took it, else why not (a
+  // timeout included: maybe sent).
+  async broadcastAll(rawTxs: readonly string[]): Promise<(Error | null)[]> {
+    return Promise.all(
+      rawTxs.map((raw) =>
+        this.broadcast(raw).then(
+          () => null,
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        ),
+      ),
+    );
+  }
+
   // The raw JSON-RPC answer, of which only the status and the block are read: ethers' formatted
   // receipt checksums every address of every log (a keccak each), on every look while in flight.
   async receipt(txHash: string): Promise<ChainReceipt | null> {

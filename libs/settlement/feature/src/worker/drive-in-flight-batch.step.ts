@@ -138,7 +138,7 @@ export class DriveInFlightBatchStep {
     txsOf: Map<string, SettlementTransactionEntity[]>,
   ): Map<string, SettlementTransactionEntity> {
     const suspects = new Map<string, SettlementTransactionEntity>();
-    if (!this.config.watchPoolStalls) return suspects;
+    if (!this.config.localDevChain) return suspects;
     const now = new Date();
     for (const s of rows) {
       const txs = txsOf.get(s.orderUuid) ?? [];
@@ -173,23 +173,9 @@ export class DriveInFlightBatchStep {
     result: InFlightBatchResult,
   ): Promise<{ s: SettlementEntity; current: SettlementTransactionEntity }[]> {
     if (unsent.length === 0) return [];
-    // One after the other in nonce order, each waiting for the node's answer. Sent without waiting
-    // (pipelined on one connection, or one JSON-RPC batch), they meet a race in anvil's pool far
-    // more often: a transaction whose predecessor is mined while anvil is adding it waits for good
-    // until the stuck path replaces it (docs/architecture.md, "Settlement operations"). Pipelined,
-    // that happened in about one P3 or P2 run in three on the 2-core machine, and each time held the
-    // whole backlog (docs/performance.md, session of 2026-11-28 evening).
-    // The first refusal ends the batch: what follows it would be gapped; the one-by-one step reads
-    // its clues.
-    const sent: typeof unsent = [];
-    for (const item of unsent) {
-      try {
-        await this.chain.broadcast(item.current.rawTx);
-      } catch {
-        break;
-      }
-      sent.push(item);
-    }
+    const sent = this.config.localDevChain
+      ? await this.sendHighestFirst(unsent)
+      : await this.sendOneByOne(unsent);
     if (sent.length > 0) crashPoint('after-broadcast', this.config.crashPoints);
     for (const { s } of sent) if (s.state === 'SIGNED') assertTransition(s.state, 'BROADCAST');
     await markSentAndBroadcast(
@@ -202,6 +188,40 @@ export class DriveInFlightBatchStep {
       result.handled.add(s.orderUuid);
     }
     return sent;
+  }
+
+  // One after the other in nonce order, each waiting for the node's answer: a node that gets a higher
+  // nonce before a lower one may park it as gapped, or, past its per-account queue limit, drop it.
+  // The first refusal ends the batch: what follows it would be gapped; the one-by-one step reads its
+  // clues.
+  private async sendOneByOne<T extends { current: SettlementTransactionEntity }>(unsent: T[]): Promise<T[]> {
+    const sent: T[] = [];
+    for (const item of unsent) {
+      try {
+        await this.chain.broadcast(item.current.rawTx);
+      } catch {
+        break;
+      }
+      sent.push(item);
+    }
+    return sent;
+  }
+
+  // The local development chain: every nonce above the batch's lowest at once, then the lowest. anvil
+  // files the higher ones as waiting for their predecessors, and the lowest, when it arrives, makes
+  // them all ready in one step, mined in one block: two round trips for any number of transactions.
+  // It also narrows the race in anvil's pool (pool-stall.ts) to the lowest alone, whose predecessor
+  // went out a pass earlier; one by one, each transaction arrived while its predecessor was being
+  // mined. Every transaction the node took counts as sent, a refused lowest included: the others
+  // wait in the node's queue until the one-by-one step gets that nonce out.
+  private async sendHighestFirst<T extends { current: SettlementTransactionEntity }>(
+    unsent: T[],
+  ): Promise<T[]> {
+    const [lowest, ...higher] = unsent as [T, ...T[]];
+    const higherAnswers = await this.chain.broadcastAll(higher.map(({ current }) => current.rawTx));
+    const [lowestAnswer] = await this.chain.broadcastAll([lowest.current.rawTx]);
+    const answers = [lowestAnswer, ...higherAnswers];
+    return unsent.filter((_, i) => answers[i] === null);
   }
 
   private async finalizeAll(

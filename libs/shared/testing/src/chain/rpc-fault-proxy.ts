@@ -11,7 +11,8 @@ import { Transaction } from 'ethers';
 // drop: the connection is cut before anything is forwarded.
 // slow: forwarded and answered `delayMs` late, so a send lands on chain after the caller gave up.
 // intrinsic-gas: a send whose gas limit is below `minGas` is refused with "intrinsic gas too low"
-// and not forwarded, as an L2 node does when the limit does not cover the L1 data cost.
+// and not forwarded, as an L2 node does when the limit does not cover the L1 data cost; only the
+// sends of `gasNonces` when set.
 export type RpcFault =
   | 'pass'
   | 'hang'
@@ -41,6 +42,7 @@ export interface RpcFaultProxy {
   methods?: string[]; // when set, the fault meets only requests carrying one of these calls
   delayMs: number; // how late a 'slow' answer comes
   minGas: bigint; // the least gas limit an 'intrinsic-gas' node takes
+  gasNonces?: number[]; // when set, 'intrinsic-gas' refuses only sends of these nonces
   // requests the fault met, and how many of them carried an eth_sendRawTransaction
   injected: Partial<Record<RpcFault, { requests: number; sends: number }>>;
   // eth_sendRawTransaction answers the node gave (error messages, or "ok")
@@ -91,7 +93,7 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
     if (proxy.fault !== 'hide-receipts-until-send') receiptsHidden = true;
 
     if (fault === 'intrinsic-gas') {
-      const refused = calls.filter((c) => isSendBelow(c, proxy.minGas));
+      const refused = calls.filter((c) => isSendBelow(c, proxy.minGas, proxy.gasNonces));
       if (refused.length > 0) return void answerRefusingGas(res, parsed, calls, refused, proxy, upstream);
     }
     const answer = await forward(upstream, body);
@@ -134,9 +136,10 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
   return proxy;
 }
 
-function isSendBelow(call: RpcRequest, minGas: bigint): boolean {
+function isSendBelow(call: RpcRequest, minGas: bigint, nonces: number[] | undefined): boolean {
   if (call.method !== 'eth_sendRawTransaction' || typeof call.params?.[0] !== 'string') return false;
-  return Transaction.from(call.params[0]).gasLimit < minGas;
+  const tx = Transaction.from(call.params[0]);
+  return tx.gasLimit < minGas && (!nonces || nonces.includes(tx.nonce));
 }
 
 // The refused sends answered here, the rest of the request forwarded, the answers put back together.

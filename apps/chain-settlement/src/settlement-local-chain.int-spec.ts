@@ -3,6 +3,7 @@ import { parseUnits, Wallet } from 'ethers';
 import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
 import { POOL_STALL_AFTER_MS } from '@onramp/settlement-domain';
+import { SettlementWorker } from '@onramp/settlement-feature';
 import { waitFor } from '@onramp/testing';
 
 import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
@@ -11,12 +12,10 @@ import { setUpTestChain, TestChain } from './testing/test-chain';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// anvil's pool race (@onramp/settlement-domain, pool-stall.ts), made on purpose on an anvil of our
-// own: while a transfer arrives, the node is told the signer's nonce is one lower, so it files the
-// transfer as waiting for a predecessor; then the nonce is put back, and that predecessor never
-// comes. The stuck path keeps its default minute: only the stall check can get the transfer out
-// sooner.
-describe('chain-settlement: a transfer the node holds outside its ready queue (integration, own anvil)', () => {
+// What settlement does only on the local development chain (chain id 31337), on an anvil of our own:
+// a batch's higher nonces sent before its lowest, and the stall check for anvil's pool race
+// (@onramp/settlement-domain, pool-stall.ts).
+describe('chain-settlement on the local development chain (integration, own anvil)', () => {
   let anvil: AnvilHandle;
   let chain: TestChain;
   let hotWallet: Wallet;
@@ -57,7 +56,41 @@ describe('chain-settlement: a transfer the node holds outside its ready queue (i
     await anvil?.stop();
   });
 
-  it('replaces it within seconds, not after SETTLEMENT_STUCK_AFTER_SECONDS, and reports the successor', async () => {
+  it('sends a batch of transfers higher nonces first, so that the node mines them together', async () => {
+    const worker = t.app.get(SettlementWorker);
+    await worker.stop();
+    const payments = ['11', '12', '13', '14', '15'].map((payedAmount) => h.payment({ payedAmount }));
+    try {
+      for (const data of payments) await h.confirm(data);
+      await waitFor(
+        async () => {
+          const rows = await Promise.all(payments.map((data) => t.settlement(data.orderUuid)));
+          return rows.every((row) => row?.state === 'PENDING') || undefined;
+        },
+        { description: 'five PENDING settlements' },
+      );
+    } finally {
+      worker.start(); // one signing batch, one in-flight pass for all five
+    }
+    const events = await Promise.all(
+      payments.map((data) => h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid)),
+    );
+    const receipts = await Promise.all(
+      events.map((e) => chain.provider.getTransactionReceipt(e.data.transactionHash)),
+    );
+    // Sent one by one, each would have been mined in a block of its own as it arrived.
+    expect(new Set(receipts.map((r) => r?.blockNumber)).size).toBe(1);
+    const nonces = await Promise.all(
+      payments.map(async (data) => (await t.transactions(data.orderUuid))[0]?.nonce),
+    );
+    expect(new Set(nonces).size).toBe(5);
+  });
+
+  // The race made on purpose: while a transfer arrives, the node is told the signer's nonce is one
+  // lower, so it files the transfer as waiting for a predecessor; then the nonce is put back, and that
+  // predecessor never comes. The stuck path keeps its default minute: only the stall check can get the
+  // transfer out sooner.
+  it('replaces a transfer the node holds outside its ready queue within seconds, and reports the successor', async () => {
     const nonce = await nonceOf('latest');
     await setNonce(nonce - 1);
     const data = h.payment({ payedAmount: '20' });
