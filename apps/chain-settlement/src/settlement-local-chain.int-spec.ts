@@ -3,10 +3,13 @@ import { parseUnits, Wallet } from 'ethers';
 import { AnvilHandle, startAnvil } from '@onramp/chain';
 import { Topics } from '@onramp/contracts';
 import { POOL_STALL_AFTER_MS } from '@onramp/settlement-domain';
-import { SettlementWorker } from '@onramp/settlement-feature';
 import { waitFor } from '@onramp/testing';
 
-import { ChainSettlementTestApp, startChainSettlementTestApp } from './testing/chain-settlement-test-app';
+import {
+  ChainSettlementTestApp,
+  confirmAsOneBatch,
+  startChainSettlementTestApp,
+} from './testing/chain-settlement-test-app';
 import { SettlementHarness, startSettlementHarness } from './testing/settlement-harness';
 import { setUpTestChain, TestChain } from './testing/test-chain';
 
@@ -57,21 +60,8 @@ describe('chain-settlement on the local development chain (integration, own anvi
   });
 
   it('sends a batch of transfers higher nonces first, so that the node mines them together', async () => {
-    const worker = t.app.get(SettlementWorker);
-    await worker.stop();
     const payments = ['11', '12', '13', '14', '15'].map((payedAmount) => h.payment({ payedAmount }));
-    try {
-      for (const data of payments) await h.confirm(data);
-      await waitFor(
-        async () => {
-          const rows = await Promise.all(payments.map((data) => t.settlement(data.orderUuid)));
-          return rows.every((row) => row?.state === 'PENDING') || undefined;
-        },
-        { description: 'five PENDING settlements' },
-      );
-    } finally {
-      worker.start(); // one signing batch, one in-flight pass for all five
-    }
+    await confirmAsOneBatch(t, h, payments);
     const events = await Promise.all(
       payments.map((data) => h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid)),
     );

@@ -7,6 +7,7 @@ import { SettlementWorker, SignPendingStep } from '@onramp/settlement-feature';
 
 import {
   ChainSettlementTestApp,
+  confirmAsOneBatch,
   heldSigner,
   startChainSettlementTestApp,
 } from './testing/chain-settlement-test-app';
@@ -152,26 +153,14 @@ describe('chain-settlement: RPC faults are retried, never double-paid (integrati
 
   // On the local chain a batch's higher nonces go out before its lowest (DriveInFlightBatchStep).
   it('keeps the higher nonces the node took when it refuses the lowest, and pays each once that nonce is re-signed', async () => {
-    const worker = t.app.get(SettlementWorker);
-    await worker.stop();
     const lowest = await chain.provider.getTransactionCount(hotWallet.address, 'latest');
     const payments = ['9', '10', '11'].map((payedAmount) => h.payment({ payedAmount }));
-    try {
-      for (const data of payments) await h.confirm(data);
-      await waitFor(
-        async () => {
-          const rows = await Promise.all(payments.map((data) => t.settlement(data.orderUuid)));
-          return rows.every((row) => row?.state === 'PENDING') || undefined;
-        },
-        { description: 'three PENDING settlements' },
-      );
+    await confirmAsOneBatch(t, h, payments, () => {
       proxy.fault = 'intrinsic-gas';
       proxy.minGas = 150_000n;
       proxy.gasNonces = [lowest];
       proxy.sendAnswers.length = 0;
-    } finally {
-      worker.start();
-    }
+    });
 
     const events = await Promise.all(
       payments.map((data) => h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 60_000)),

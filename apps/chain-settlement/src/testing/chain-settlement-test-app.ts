@@ -3,15 +3,18 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 
+import { PaymentConfirmedV1 } from '@onramp/contracts';
 import {
   ChainSettlementModule,
   loadChainSettlementConfig,
   SETTLEMENT_SCHEMA,
+  SettlementWorker,
   SignerLeases,
 } from '@onramp/settlement-feature';
-import { createDatabase, startServiceTestApp } from '@onramp/testing';
+import { createDatabase, startServiceTestApp, waitFor } from '@onramp/testing';
 
 import {
+  SettlementHarness,
   settlementIn,
   settlementOf,
   SettlementRow,
@@ -41,6 +44,32 @@ export function heldSigner(t: ChainSettlementTestApp): NonNullable<ReturnType<Si
   const signer = t.app.get(SignerLeases).current();
   if (!signer) throw new Error('the app holds no signer lease');
   return signer;
+}
+
+// Confirms these payments while the app's settlement worker is stopped and starts it again once every
+// one of their settlements is PENDING (and `beforeStart` ran), so that one signing batch and one
+// in-flight pass take them all.
+export async function confirmAsOneBatch(
+  t: ChainSettlementTestApp,
+  h: SettlementHarness,
+  payments: PaymentConfirmedV1[],
+  beforeStart: () => void = () => undefined,
+): Promise<void> {
+  const worker = t.app.get(SettlementWorker);
+  await worker.stop();
+  try {
+    for (const data of payments) await h.confirm(data);
+    await waitFor(
+      async () => {
+        const rows = await Promise.all(payments.map((data) => t.settlement(data.orderUuid)));
+        return rows.every((row) => row?.state === 'PENDING') || undefined;
+      },
+      { description: `${payments.length} PENDING settlements` },
+    );
+    beforeStart();
+  } finally {
+    worker.start();
+  }
 }
 
 export async function freshDatabase(): Promise<string> {
