@@ -160,6 +160,7 @@ describe('chain-settlement: a remote signer and payout caps (integration, own an
     await t.dataSource.query(
       `UPDATE settlement.settlements SET signed_at = signed_at - interval '25 hours' WHERE signed_at IS NOT NULL`,
     );
+    await t.dataSource.query(`UPDATE settlement.signed_totals SET minute = minute - interval '25 hours'`);
     await t.dataSource.query(
       `UPDATE settlement.settlements SET next_attempt_at = now() WHERE order_uuid = $1`,
       [over.orderUuid],

@@ -8,6 +8,7 @@ import { PaymentReversals1764500000000 } from './migrations/1764500000000-paymen
 import { SettlementScreeningAndHolds1764600000000 } from './migrations/1764600000000-settlement-screening-and-holds';
 import { SignerLeases1764700000000 } from './migrations/1764700000000-signer-leases';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
+import { SignedTotalsAndHeldIndex1764900000000 } from './migrations/1764900000000-signed-totals-and-held-index';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -27,5 +28,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     adminAuditMigration(SETTLEMENT_SCHEMA, 1764600000001),
     SignerLeases1764700000000,
     OutboxDeleteOnPublish1764810000000,
+    SignedTotalsAndHeldIndex1764900000000,
   ],
 };

@@ -14,6 +14,7 @@ import { SETTLEMENT_SCHEMA } from '../config';
 const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
 const TRANSACTIONS = `"${SETTLEMENT_SCHEMA}"."settlement_transactions"`;
 const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
+const SIGNED_TOTALS = `"${SETTLEMENT_SCHEMA}"."signed_totals"`;
 
 export interface SignedRow {
   orderUuid: string;
@@ -25,7 +26,9 @@ export interface SignedRow {
 
 // `from` -> SIGNED for every row, each with its transaction stored: the bytes that may reach a node
 // are on record in the same statement that marks the settlement signed, due for sending now. The
-// signer's counter moves on to `nextNonce` in the same statement (the caller holds its row lock).
+// signer's counter moves on to `nextNonce` in the same statement (the caller holds its row lock), and
+// the amounts signed are added to the signer's total of the minute (signed_totals, read by the rolling
+// payout cap: walletCommitments); totals no window reads any more are dropped.
 export async function storeSigned(
   manager: EntityManager,
   signer: { address: string; nextNonce: bigint },
@@ -49,11 +52,19 @@ export async function storeSigned(
        SELECT tx_hash, order_uuid, $6, nonce, raw_tx, $7::numeric, $8::numeric, $9::numeric FROM u
      ), advanced AS (
        UPDATE ${SIGNERS} SET next_nonce = $11, updated_at = $10 WHERE address = $6
+     ), moved AS (
+       UPDATE ${SETTLEMENTS} s SET state = 'SIGNED', signer_address = $6, nonce = u.nonce, raw_tx = u.raw_tx,
+         tx_hash = u.tx_hash, last_error = NULL, attempts = 0, next_attempt_at = $10, signed_at = $10, updated_at = $10
+       FROM u WHERE s.order_uuid = u.order_uuid AND s.state = u.from_state
+       RETURNING s.order_uuid, s.token_base_units
+     ), counted AS (
+       INSERT INTO ${SIGNED_TOTALS} AS t (signer_address, minute, base_units)
+       SELECT $6, date_trunc('minute', $10::timestamptz), SUM(token_base_units) FROM moved HAVING count(*) > 0
+       ON CONFLICT (signer_address, minute) DO UPDATE SET base_units = t.base_units + EXCLUDED.base_units
+     ), expired AS (
+       DELETE FROM ${SIGNED_TOTALS} WHERE signer_address = $6 AND minute < $10::timestamptz - interval '25 hours'
      )
-     UPDATE ${SETTLEMENTS} s SET state = 'SIGNED', signer_address = $6, nonce = u.nonce, raw_tx = u.raw_tx,
-       tx_hash = u.tx_hash, last_error = NULL, attempts = 0, next_attempt_at = $10, signed_at = $10, updated_at = $10
-     FROM u WHERE s.order_uuid = u.order_uuid AND s.state = u.from_state
-     RETURNING s.order_uuid`,
+     SELECT order_uuid FROM moved`,
     [
       rows.map((r) => r.orderUuid),
       rows.map((r) => r.from),

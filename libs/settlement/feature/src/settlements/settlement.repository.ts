@@ -13,6 +13,7 @@ import { SignerEntity } from './signer.entity';
 // The tables, schema-qualified through SETTLEMENT_SCHEMA.
 const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
 const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
+const SIGNED_TOTALS = `"${SETTLEMENT_SCHEMA}"."signed_totals"`;
 const REVERSALS = `"${SETTLEMENT_SCHEMA}"."payment_reversals"`;
 
 // A settlement row as the entity (NUMERIC and BIGINT as strings).
@@ -127,7 +128,10 @@ export async function lockSigner(
 // What this wallet has committed, in one read: the tokens (base units) and transactions signed but
 // not yet final (the balance must cover them too before another transfer is signed), and the tokens
 // signed for in the last `windowMs` (payouts that may still land or have landed; a transfer that
-// reverted on chain counts too: the cap limits what we sign).
+// reverted on chain counts too: the cap limits what we sign). The window is read from the totals per
+// minute (storeSigned adds to them), whole minutes: the minute `windowMs` ago counts entirely, so a
+// payout leaves the window up to a minute late, never early. The in-flight part reads only open
+// settlements (the partial index settlements_to_drive): neither part grows with the day's payouts.
 export async function walletCommitments(
   manager: EntityManager,
   signerAddress: string,
@@ -135,13 +139,12 @@ export async function walletCommitments(
 ): Promise<{ inFlight: { baseUnits: bigint; count: bigint }; signedInWindow: bigint }> {
   const [row] = await queryRows<{ units: string; n: string; window: string }>(
     manager,
-    `SELECT COALESCE(SUM(token_base_units) FILTER (WHERE state IN ('SIGNED', 'BROADCAST')), 0)::text AS units,
-       COUNT(*) FILTER (WHERE state IN ('SIGNED', 'BROADCAST'))::text AS n,
-       COALESCE(SUM(token_base_units) FILTER (WHERE signed_at > now() - ($2::int * interval '1 millisecond')), 0)::text
+    `SELECT open.units, open.n,
+       (SELECT COALESCE(SUM(base_units), 0)::text FROM ${SIGNED_TOTALS}
+        WHERE signer_address = $1 AND minute >= date_trunc('minute', now() - ($2::int * interval '1 millisecond')))
          AS window
-     FROM ${SETTLEMENTS}
-     WHERE signer_address = $1
-       AND (state IN ('SIGNED', 'BROADCAST') OR signed_at > now() - ($2::int * interval '1 millisecond'))`,
+     FROM (SELECT COALESCE(SUM(token_base_units), 0)::text AS units, COUNT(*)::text AS n FROM ${SETTLEMENTS}
+           WHERE state IN ('SIGNED', 'BROADCAST') AND signer_address = $1) AS open`,
     [signerAddress, windowMs],
   );
   return {
