@@ -49,6 +49,30 @@ describe('settlement migrations under the migration lock', () => {
     expect(await appliedNames(url)).toEqual(known);
   });
 
+  it('the tables used as queues are vacuumed by a count of dead rows, not a share of the table', async () => {
+    const url = await freshDatabase();
+    await migrateService({ url, ...SERVICE_DATABASE });
+    const c = new Client({ connectionString: url });
+    await c.connect();
+    try {
+      const res = await c.query<{ relname: string; reloptions: string[] | null }>(
+        `SELECT c.relname, c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY c.relname`,
+        [SERVICE_DATABASE.schema],
+      );
+      const tuned = res.rows.filter((r) => r.reloptions !== null);
+      expect(tuned.map((r) => r.relname)).toEqual(['outbox', 'settlement_transactions', 'settlements']);
+      for (const r of tuned) {
+        expect(r.reloptions).toEqual([
+          'autovacuum_vacuum_scale_factor=0',
+          'autovacuum_vacuum_threshold=1000',
+        ]);
+      }
+    } finally {
+      await c.end();
+    }
+  });
+
   it('a production app waits (bounded) for its schema version, then starts once migrate has run', async () => {
     const url = await freshDatabase();
     const ds = await new DataSource(serviceDataSourceOptions({ url, ...SERVICE_DATABASE })).initialize();

@@ -7,6 +7,7 @@ import { KycDecisions1763900000000 } from './migrations/1763900000000-kyc-decisi
 import { CreateAdminAudit1764100000000 } from './migrations/1764100000000-create-admin-audit';
 import { KycErasure1764600000000 } from './migrations/1764600000000-kyc-erasure';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
+import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -19,5 +20,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CreateAdminAudit1764100000000,
     KycErasure1764600000000,
     OutboxDeleteOnPublish1764810000000,
+    QueueTablesAutovacuum1765000000000,
   ],
 };

@@ -6,6 +6,7 @@ import { CreateOrders1750000200000 } from './migrations/1750000200000-create-ord
 import { KycStatusVersion1763900000000 } from './migrations/1763900000000-kyc-status-version';
 import { OrderBeneficiaryName1764200000000 } from './migrations/1764200000000-order-beneficiary-name';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
+import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
 import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
 import { OrderEntity } from './orders/order.entity';
 
@@ -19,5 +20,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     KycStatusVersion1763900000000,
     OrderBeneficiaryName1764200000000,
     OutboxDeleteOnPublish1764810000000,
+    QueueTablesAutovacuum1765000000000,
   ],
 };

@@ -15,6 +15,7 @@ import { PayoutStopped1764600000000 } from './migrations/1764600000000-payout-st
 import { KycHolderErasure1764700000000 } from './migrations/1764700000000-kyc-holder-erasure';
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
+import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
@@ -36,5 +37,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     PayoutStopped1764600000000,
     KycHolderErasure1764700000000,
     OutboxDeleteOnPublish1764810000000,
+    QueueTablesAutovacuum1765000000000,
   ],
 };

@@ -9,6 +9,7 @@ import { SettlementScreeningAndHolds1764600000000 } from './migrations/176460000
 import { SignerLeases1764700000000 } from './migrations/1764700000000-signer-leases';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { SignedTotalsAndHeldIndex1764900000000 } from './migrations/1764900000000-signed-totals-and-held-index';
+import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -29,5 +30,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     SignerLeases1764700000000,
     OutboxDeleteOnPublish1764810000000,
     SignedTotalsAndHeldIndex1764900000000,
+    QueueTablesAutovacuum1765000000000,
   ],
 };

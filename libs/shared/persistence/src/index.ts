@@ -8,3 +8,4 @@ export * from './service-migrations';
 export * from './admin-audit';
 export * from './query-rows';
 export * from './add-column-migration';
+export * from './queue-tables';

@@ -8,6 +8,7 @@ import { CreateWebhooksSchema1767225600000 } from './migrations/1767225600000-cr
 import { CreateAdminAudit1767225700000 } from './migrations/1767225700000-create-admin-audit';
 import { IndexPendingDeliveriesByMerchant1767225800000 } from './migrations/1767225800000-index-pending-deliveries-by-merchant';
 import { OutboxDeleteOnPublish1767225900000 } from './migrations/1767225900000-outbox-delete-on-publish';
+import { QueueTablesAutovacuum1767226000000 } from './migrations/1767226000000-queue-tables-autovacuum';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -19,5 +20,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     CreateAdminAudit1767225700000,
     IndexPendingDeliveriesByMerchant1767225800000,
     OutboxDeleteOnPublish1767225900000,
+    QueueTablesAutovacuum1767226000000,
   ],
 };
