@@ -19,6 +19,7 @@ import { BenchOptions, parseBenchOptions, ProbeId } from './bench-options';
 import { formatTable } from './bench-table';
 import { stopReceivers } from './bench-merchant';
 import { Child, forkScript, treeRssMb } from './child-process';
+import { calibrateCpu, CpuCalibration, formatCalibration } from './cpu-calibration';
 import { HostReady, StartAppReply, StatsReply } from './platform-host';
 import { probeOrderCreation } from './probes/p1-order-creation';
 import { P2Result, probeCreditToWebhook } from './probes/p2-credit-to-webhook';
@@ -46,6 +47,8 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
   const logDir = join(runDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const mode = opts.distributed ? 'distributed' : 'embedded';
+  const cpuBefore = calibrateCpu();
+  log(formatCalibration('machine speed before the platform starts', cpuBefore));
   log(
     `starting the platform (${mode}, port offset ${opts.portOffset}${opts.smoke ? ', smoke' : ''}); logs in ${logDir}`,
   );
@@ -147,12 +150,17 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
     await stopReceivers();
     await db.end();
   }
+  const cpuAfter: CpuCalibration = calibrateCpu();
+  log(formatCalibration('machine speed after the probes (platform idle)', cpuAfter));
 
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
   const table = formatTable(rows);
-  process.stdout.write(`\nbench (${mode}${opts.smoke ? ', smoke' : ''}), load average ${load}\n${table}\n`);
+  const speed = `${cpuBefore.bestMs.toFixed(0)} / ${cpuAfter.bestMs.toFixed(0)} ms per ${cpuBefore.hashes.toLocaleString('en-US')} sha256`;
+  process.stdout.write(
+    `\nbench (${mode}${opts.smoke ? ', smoke' : ''}), load average ${load}, machine speed before / after ${speed}\n${table}\n`,
+  );
   if (counted.length)
     process.stdout.write(
       `\nPostgres statements and CPU of the platform process:\n${formatWindows(counted)}\n`,
@@ -166,6 +174,7 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
         mode,
         smoke: opts.smoke,
         loadavg: loadavg(),
+        cpuCalibration: { before: cpuBefore, after: cpuAfter },
         rows,
         statementCounts: opts.countStatements ? counted : undefined,
         p2: p2Detail,
