@@ -1,4 +1,6 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface } from 'typeorm';
+
+import { sqlMigration } from './sql-migration';
 
 // A migration that adds one column to one table and drops it on the way down. The SQL it runs is
 // byte for byte what each service's migration spelt out before it used this builder (deployed
@@ -23,15 +25,5 @@ export function addColumnSql({ table, column, definition }: AddColumn): { up: st
 // `name` is the class name TypeORM records, ending with the 13-digit timestamp it orders by.
 export function addColumnMigration(name: string, spec: AddColumn): new () => MigrationInterface {
   const sql = addColumnSql(spec);
-  return class implements MigrationInterface {
-    name = name;
-
-    async up(qr: QueryRunner): Promise<void> {
-      await qr.query(sql.up);
-    }
-
-    async down(qr: QueryRunner): Promise<void> {
-      await qr.query(sql.down);
-    }
-  };
+  return sqlMigration(name, { up: [sql.up], down: [sql.down] });
 }

@@ -9,3 +9,4 @@ export * from './admin-audit';
 export * from './query-rows';
 export * from './add-column-migration';
 export * from './queue-tables';
+export * from './sql-migration';

@@ -1,5 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+import { sqlMigration } from './sql-migration';
+
 // Outbox (events waiting to be published) and inbox (events already handled) live in every
 // service's own schema, so a state change, its events and its consumed-event mark commit together.
 // As the services first created them (their first migrations run this); a later migration of each
@@ -73,18 +75,6 @@ export function outboxDeleteOnPublishSql(schema: string): { up: string[]; down: 
   };
 }
 
-// `name` is the class name TypeORM records, ending with the 13-digit timestamp it orders by.
 export function outboxDeleteOnPublishMigration(name: string, schema: string): new () => MigrationInterface {
-  const sql = outboxDeleteOnPublishSql(schema);
-  return class implements MigrationInterface {
-    name = name;
-
-    async up(qr: QueryRunner): Promise<void> {
-      for (const statement of sql.up) await qr.query(statement);
-    }
-
-    async down(qr: QueryRunner): Promise<void> {
-      for (const statement of sql.down) await qr.query(statement);
-    }
-  };
+  return sqlMigration(name, outboxDeleteOnPublishSql(schema));
 }

@@ -1,4 +1,6 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface } from 'typeorm';
+
+import { sqlMigration } from './sql-migration';
 
 // Tables used as queues (an outbox the relay deletes from, deliveries and settlements that move
 // through short-lived states under partial indexes) leave a dead index entry behind every row they
@@ -27,22 +29,10 @@ export function queueTablesAutovacuumSql(
   };
 }
 
-// `name` is the class name TypeORM records, ending with the 13-digit timestamp it orders by.
 export function queueTablesAutovacuumMigration(
   name: string,
   schema: string,
   tables: readonly string[],
 ): new () => MigrationInterface {
-  const sql = queueTablesAutovacuumSql(schema, tables);
-  return class implements MigrationInterface {
-    name = name;
-
-    async up(qr: QueryRunner): Promise<void> {
-      for (const statement of sql.up) await qr.query(statement);
-    }
-
-    async down(qr: QueryRunner): Promise<void> {
-      for (const statement of sql.down) await qr.query(statement);
-    }
-  };
+  return sqlMigration(name, queueTablesAutovacuumSql(schema, tables));
 }
