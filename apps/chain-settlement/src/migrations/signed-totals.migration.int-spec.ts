@@ -11,7 +11,12 @@ import { freshDatabase } from '../testing/chain-settlement-test-app';
 // from the settlements signed in the last 25 hours. And the settlements to sign (PENDING, HELD) can
 // be picked through settlements_to_drive instead of a scan of every settlement.
 describe('migration SignedTotalsAndHeldIndex1764900000000 (integration)', () => {
-  const migrations = SERVICE_DATABASE.migrations as Array<new () => object>;
+  // up to and including the migration under test, whichever come after it
+  const all = SERVICE_DATABASE.migrations as Array<new () => { name?: string }>;
+  const migrations = all.slice(
+    0,
+    all.findIndex((m) => new m().name === 'SignedTotalsAndHeldIndex1764900000000') + 1,
+  );
   let ds: DataSource;
 
   const open = async (url: string, list: Array<new () => object>) => {
@@ -27,6 +32,7 @@ describe('migration SignedTotalsAndHeldIndex1764900000000 (integration)', () => 
   });
 
   it('adds up the last 25 hours per signer and minute, and goes down and up again', async () => {
+    expect(migrations.length).toBeGreaterThan(1);
     const url = await freshDatabase();
     await ensureSchema(url, SETTLEMENT_SCHEMA);
     const before = await open(url, migrations.slice(0, -1));
