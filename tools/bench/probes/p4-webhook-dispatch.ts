@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
+import { WEBHOOK_IN_FLIGHT_DEFAULTS } from '@onramp/webhooks-feature';
+
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
 import { BenchMerchant, openMerchant } from '../bench-merchant';
 import { forkScript } from '../child-process';
@@ -60,7 +62,9 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   const slowdown = median(ratios);
   const healthy = median(alone);
 
-  const concurrency = HEALTHY * Number(ctx.platform.env.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT ?? 4);
+  const concurrency =
+    HEALTHY *
+    Number(ctx.platform.env.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT ?? WEBHOOK_IN_FLIGHT_DEFAULTS.perMerchant);
   const load = {
     urls: merchants.map((m) => m.receiverUrl),
     concurrency,

@@ -14,6 +14,13 @@ export const WEBHOOKS_SCHEMA = 'webhooks';
 // Lets `npm start` and tests run without key management; refused in production mode.
 export const DEV_SECRET_ENCRYPTION_KEY = DEVELOPMENT_KEYS.webhookSecretEncryption;
 
+// Concurrent sends per dispatcher process. A merchant's deliveries per second are at most its limit
+// divided by its endpoint's answer time: at 4, an endpoint answering in 55 ms (what the bench's
+// receiver took on a slow machine; across the internet 50-300 ms is usual) capped one merchant below
+// 50 payouts/s, and P2's webhook stage queued for seconds (docs/performance.md, 2026-11-29). At 16 it
+// kept up. The total scales with it, so one hanging merchant still holds a sixteenth of a process.
+export const WEBHOOK_IN_FLIGHT_DEFAULTS = { total: 256, perMerchant: 16 } as const;
+
 export const webhookEnvSpec = {
   NODE_ENV: commonEnv.NODE_ENV,
   ...serviceEnv,
@@ -31,8 +38,8 @@ export const webhookEnvSpec = {
   WEBHOOK_RETRY_BASE_MS: int({ default: 1000, min: 1 }),
   WEBHOOK_RETRY_MAX_MS: int({ default: HOUR_MS, min: 1 }),
   WEBHOOK_RETRY_WINDOW_HOURS: int({ default: 72, min: 0 }),
-  WEBHOOK_MAX_IN_FLIGHT: int({ default: 64, min: 1 }),
-  WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: int({ default: 4, min: 1 }),
+  WEBHOOK_MAX_IN_FLIGHT: int({ default: WEBHOOK_IN_FLIGHT_DEFAULTS.total, min: 1 }),
+  WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: int({ default: WEBHOOK_IN_FLIGHT_DEFAULTS.perMerchant, min: 1 }),
   // Comma-separated IP addresses production webhooks may reach although the address policy forbids
   // them (an in-cluster receiver, a test receiver on loopback); https is still required. Unset: none.
   WEBHOOK_ALLOWED_ADDRESSES: str({ default: '' }),

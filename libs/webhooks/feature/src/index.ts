@@ -4,6 +4,7 @@ export {
   DEV_SECRET_ENCRYPTION_KEY,
   loadWebhookConfig,
   loadWebhookRuntime,
+  WEBHOOK_IN_FLIGHT_DEFAULTS,
   WEBHOOKS_SCHEMA,
   webhookEnvSpec,
 } from './config';
