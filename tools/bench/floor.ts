@@ -21,13 +21,15 @@ export async function measureFloor(db: Pool, env: Record<string, string>, rounds
   const to = Wallet.createRandom().address;
   const samples: number[] = [];
   try {
-    for (let i = 0; i < rounds; i++) {
+    // A round whose transfer anvil's pool held back (replaced after a second) timed anvil's race,
+    // not the floor: it is run again, a bounded number of times.
+    for (let redo = 0; samples.length < rounds;) {
       const t0 = performance.now();
       await db.query(`INSERT INTO bench.floor (id) VALUES ($1)`, [randomUUID()]);
-      await signer.sendAll(await signer.sign(1, to, 1n));
+      const { replaced } = await signer.sendAll(await signer.sign(1, to, 1n));
       const res = await fetch(url, { method: 'POST', body: JSON.stringify({ orderUuid: randomUUID() }) });
       await res.arrayBuffer();
-      samples.push(performance.now() - t0);
+      if (replaced === 0 || ++redo > rounds) samples.push(performance.now() - t0);
     }
   } finally {
     close();

@@ -8,6 +8,8 @@ import {
   TEST_USDC_ABI,
 } from '@onramp/chain';
 
+import { isPoolStalled } from '@onramp/settlement-domain';
+
 import { sleep } from './stats';
 
 const erc20 = new Interface(ERC20_ABI);
@@ -52,9 +54,28 @@ export async function fundWithUsdc(
   }
 }
 
+// How long the mined nonce may stand still, with transactions outstanding, before the pool is asked
+// whether it holds one outside its ready queue. A local chain mines within the second.
+const STALL_CHECK_AFTER_MS = 1_000;
+
+interface TransferParams {
+  to: string;
+  data: string;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface SendOutcome {
+  // Transactions anvil's pool held outside its ready queue (see pool-stall.ts in the settlement
+  // domain), each replaced by a new one for its nonce: the run waited about a second on anvil, not on
+  // signing or sending, so a caller timing the send should run it again.
+  replaced: number;
+}
+
 export class RawSigner {
   private readonly wallet: Wallet;
   private nonce?: number;
+  private params?: TransferParams;
 
   constructor(
     private readonly provider: JsonRpcProvider,
@@ -73,32 +94,63 @@ export class RawSigner {
   async sign(count: number, to: string, amount: bigint): Promise<string[]> {
     this.nonce ??= await this.provider.getTransactionCount(this.wallet.address, 'pending');
     const fee = await this.provider.getFeeData();
-    const maxFeePerGas = (fee.maxFeePerGas ?? 2_000_000_000n) * 2n;
-    const data = erc20.encodeFunctionData('transfer', [to, amount]);
+    this.params = {
+      to: this.usdcAddress,
+      data: erc20.encodeFunctionData('transfer', [to, amount]),
+      maxFeePerGas: (fee.maxFeePerGas ?? 2_000_000_000n) * 2n,
+      maxPriorityFeePerGas: fee.maxPriorityFeePerGas ?? 1_000_000n,
+    };
     const signed: string[] = [];
-    for (let i = 0; i < count; i++) {
-      signed.push(
-        await this.wallet.signTransaction({
-          type: 2,
-          chainId: this.chainId,
-          to: this.usdcAddress,
-          data,
-          nonce: this.nonce++,
-          gasLimit: GAS_LIMIT,
-          maxFeePerGas,
-          maxPriorityFeePerGas: fee.maxPriorityFeePerGas ?? 1_000_000n,
-        }),
-      );
-    }
+    for (let i = 0; i < count; i++) signed.push(await this.signTransfer(this.nonce++, this.params));
     return signed;
   }
 
   // Sends every raw transaction at once (pipelined on the connection) and waits until all are mined.
-  async sendAll(raw: string[]): Promise<void> {
+  // A transaction anvil's pool holds back (its race: the signer's later nonces queue behind it for
+  // good) is replaced by the same transfer at a higher fee, which the pool does take.
+  async sendAll(raw: string[]): Promise<SendOutcome> {
     await Promise.all(raw.map((tx) => this.provider.send('eth_sendRawTransaction', [tx])));
-    while ((await this.provider.getTransactionCount(this.wallet.address, 'latest')) < (this.nonce ?? 0)) {
+    const target = this.nonce ?? 0;
+    let replaced = 0;
+    let mined = -1;
+    let movedAt = Date.now();
+    for (;;) {
+      const now = await this.provider.getTransactionCount(this.wallet.address, 'latest');
+      if (now >= target) return { replaced };
+      if (now !== mined) {
+        mined = now;
+        movedAt = Date.now();
+      } else if (Date.now() - movedAt >= STALL_CHECK_AFTER_MS) {
+        const pending = await this.provider.getTransactionCount(this.wallet.address, 'pending');
+        if (isPoolStalled(BigInt(now), BigInt(pending), false)) {
+          await this.replace(now, ++replaced);
+        }
+        movedAt = Date.now();
+      }
       await sleep(5);
     }
+  }
+
+  private async replace(nonce: number, bump: number): Promise<void> {
+    const params = this.params as TransferParams;
+    // a replacement must raise both fees by at least 10 %; a quarter per replacement clears it
+    const raise = (fee: bigint) => (fee * 125n ** BigInt(bump)) / 100n ** BigInt(bump);
+    const tx = await this.signTransfer(nonce, {
+      ...params,
+      maxFeePerGas: raise(params.maxFeePerGas),
+      maxPriorityFeePerGas: raise(params.maxPriorityFeePerGas),
+    });
+    await this.provider.send('eth_sendRawTransaction', [tx]);
+  }
+
+  private signTransfer(nonce: number, params: TransferParams): Promise<string> {
+    return this.wallet.signTransaction({
+      type: 2,
+      chainId: this.chainId,
+      nonce,
+      gasLimit: GAS_LIMIT,
+      ...params,
+    });
   }
 }
 

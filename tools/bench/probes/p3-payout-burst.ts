@@ -13,6 +13,38 @@ const USDC_PER_SIGNER = 10n ** 12n; // 1,000,000 USDC, as the platform's own hot
 // Kafka rebalances the consumer group when a process joins; the burst starts after it settled.
 const REBALANCE_WAIT_MS = 5_000;
 
+// Runs of the raw signer: one that waited on anvil's pool race (a transaction held back, replaced
+// after a second) measured anvil, not the signer, and is run again.
+const RAW_ATTEMPTS = 3;
+
+// P3's baseline: `count` USDC transfers signed locally and sent at once by one raw signer, per second
+// until the last is mined.
+async function rawSignerBaseline(
+  ctx: BenchContext,
+  count: number,
+): Promise<{ perSecond: number; note?: string }> {
+  const { signer, close } = await rawSigner(ctx.platform.env, RAW_SIGNER_KEY);
+  try {
+    const to = Wallet.createRandom().address;
+    let stalled = 0;
+    for (let attempt = 1; ; attempt++) {
+      const r0 = Date.now();
+      const { replaced } = await signer.sendAll(await signer.sign(count, to, 10_000_000n));
+      const perSecond = count / ((Date.now() - r0) / 1000);
+      if (replaced === 0 || attempt === RAW_ATTEMPTS) {
+        const held = replaced > 0 ? ', the last one too' : '';
+        const note =
+          stalled > 0 ? `raw signer run again after anvil held a transaction ${stalled}x${held}` : undefined;
+        return { perSecond, note };
+      }
+      stalled++;
+      ctx.log(`P3 baseline: anvil's pool held a transaction back (replaced); running the baseline again`);
+    }
+  } finally {
+    close();
+  }
+}
+
 // P3: a burst of credits sent at once; payouts/s from the first credit to the last webhook, against
 // one raw signer (local signing, every raw transaction sent at once, same chain) doing as many
 // USDC transfers. In distributed mode, then the same burst with 2 and 4 chain-settlement processes,
@@ -27,26 +59,17 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
 
   await waitQuiet(ctx);
   ctx.log(`P3 baseline: one raw signer, ${count} transfers`);
-  const { signer, close } = await rawSigner(ctx.platform.env, RAW_SIGNER_KEY);
-  let rawPerSecond: number;
-  try {
-    const to = Wallet.createRandom().address;
-    const r0 = Date.now();
-    await signer.sendAll(await signer.sign(count, to, 10_000_000n));
-    rawPerSecond = count / ((Date.now() - r0) / 1000);
-  } finally {
-    close();
-  }
+  const raw = await rawSignerBaseline(ctx, count);
   const rows: Row[] = [
     {
       probe: 'P3',
       metric: `burst of ${count}: payouts/s (1 signer)`,
       unit: '/s',
       value: one.perSecond,
-      baseline: rawPerSecond,
+      baseline: raw.perSecond,
       baselineLabel: 'one raw signer, pipelined',
       higherIsBetter: true,
-      note: [one.note, one.stage].filter(Boolean).join('; '),
+      note: [one.note, one.stage, raw.note].filter(Boolean).join('; '),
     },
   ];
   if (!oneDrain) return rows;
@@ -60,7 +83,7 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
     higherIsBetter: true,
     note: [r.note, r.stage].filter(Boolean).join('; '),
   });
-  rows.push(drainRow(1, oneDrain, rawPerSecond));
+  rows.push(drainRow(1, oneDrain, raw.perSecond));
 
   const keys = FURTHER_SIGNER_ACCOUNTS.map(anvilDevKey);
   await fundWithUsdc(ctx.platform.env, keys, USDC_PER_SIGNER);
