@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Contract, FetchRequest, Interface, JsonRpcProvider } from 'ethers';
+import { Contract, FetchRequest, JsonRpcProvider } from 'ethers';
 
-import { ERC20_ABI } from '@onramp/chain';
+import { encodeErc20Transfer, ERC20_ABI } from '@onramp/chain';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
@@ -9,7 +9,6 @@ import { withDeadline } from './rpc-deadline';
 
 // Circle's USDC (FiatToken) answers isBlacklisted; so does our test token.
 const BLACKLIST_ABI = ['function isBlacklisted(address account) view returns (bool)'] as const;
-const erc20 = new Interface(ERC20_ABI);
 
 export interface ChainReceipt {
   txHash: string;
@@ -68,9 +67,11 @@ export class ChainClient implements OnApplicationShutdown {
 
   // What a USDC transfer from `from` needs, by the node's own estimate (an L2's node includes its
   // L1 data cost). Throws when the transfer would revert.
+  // Sent as it is: ethers' estimateGas would first copy the request and checksum both addresses (a
+  // keccak each); a refusal is the same error either way (ethers maps it by the JSON-RPC method).
   async estimateTransferGas(from: string, recipient: string, baseUnits: bigint): Promise<bigint> {
-    const data = erc20.encodeFunctionData('transfer', [recipient, baseUnits]);
-    return this.bounded('eth_estimateGas', this.provider.estimateGas({ from, to: this.usdcAddress, data }));
+    const call = { from, to: this.usdcAddress, data: encodeErc20Transfer(recipient, baseUnits) };
+    return BigInt(await this.bounded('eth_estimateGas', this.provider.send('eth_estimateGas', [call])));
   }
 
   // The number of the node's 'safe' or 'finalized' block, or null when the node does not offer the tag.

@@ -1,4 +1,4 @@
-import { TransactionRequest, Wallet } from 'ethers';
+import { Transaction, TransactionRequest, Wallet } from 'ethers';
 
 import { ChainSettlementConfig } from '../config';
 import { TransferSigner } from './transfer-signer';
@@ -15,7 +15,17 @@ export class LocalKeySigner extends TransferSigner {
     this.address = this.wallet.address;
   }
 
-  protected signRequest(request: TransactionRequest): Promise<string> {
-    return this.wallet.signTransaction(request);
+  // What Wallet.signTransaction does, less resolving `to` (already an address here) and less decoding
+  // the bytes again for the checks: the transaction object that was signed is handed on with them.
+  protected override async signedTransaction(
+    request: TransactionRequest,
+  ): Promise<{ rawTx: string; tx: Transaction }> {
+    const tx = Transaction.from(request as Parameters<typeof Transaction.from>[0]);
+    tx.signature = this.wallet.signingKey.sign(tx.unsignedHash);
+    return { rawTx: tx.serialized, tx };
+  }
+
+  protected async signRequest(request: TransactionRequest): Promise<string> {
+    return (await this.signedTransaction(request)).rawTx;
   }
 }

@@ -1,6 +1,6 @@
-import { getAddress, Interface, Transaction, TransactionRequest } from 'ethers';
+import { keccak256, Transaction, TransactionRequest } from 'ethers';
 
-import { ERC20_ABI } from '@onramp/chain';
+import { encodeErc20Transfer } from '@onramp/chain';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { ChainSettlementConfig } from '../config';
@@ -25,8 +25,6 @@ export interface ReplacementChanges {
   gasLimit?: bigint;
 }
 
-const erc20 = new Interface(ERC20_ABI);
-
 // The seam between settlement and whatever holds the hot wallet's key: a key in this process
 // (LocalKeySigner) or a remote signer over JSON-RPC (RemoteRpcSigner: Web3Signer, Clef). An abstract
 // class rather than a TypeScript interface so Nest can inject it by type. Both sign the request built
@@ -46,13 +44,22 @@ export abstract class TransferSigner {
 
   protected abstract signRequest(request: TransactionRequest): Promise<string>;
 
+  // The signed bytes of a request and the transaction they are. A remote signer's bytes are decoded;
+  // LocalKeySigner keeps the transaction it signed instead of decoding what it just encoded.
+  protected async signedTransaction(
+    request: TransactionRequest,
+  ): Promise<{ rawTx: string; tx: Transaction }> {
+    const rawTx = await this.signRequest(request);
+    return { rawTx, tx: Transaction.from(rawTx) };
+  }
+
   async sign(transfer: TransferToSign): Promise<SignedTransfer> {
     const base: TransactionRequest = {
       chainId: BigInt(this.config.chainId),
       nonce: Number(transfer.nonce),
       to: this.config.usdcAddress,
       value: 0n,
-      data: erc20.encodeFunctionData('transfer', [transfer.recipient, transfer.baseUnits]),
+      data: encodeErc20Transfer(transfer.recipient, transfer.baseUnits),
       gasLimit: transfer.gasLimit,
     };
     return this.signChecked(withFees(base, transfer.fees));
@@ -76,11 +83,11 @@ export abstract class TransferSigner {
   }
 
   private async signChecked(request: TransactionRequest): Promise<SignedTransfer> {
-    const rawTx = await this.signRequest(request);
-    const tx = Transaction.from(rawTx);
+    const { rawTx, tx } = await this.signedTransaction(request);
     const problem = mismatchOf(tx, request, this.keyInProcess ? undefined : this.address);
     if (problem) throw new SignerMismatchError(`the signer returned a transaction that ${problem}; refused`);
-    return { rawTx, txHash: tx.hash as string };
+    // the hash of the bytes as they are (decoding them checked they are a transaction's canonical form)
+    return { rawTx, txHash: keccak256(rawTx) };
   }
 }
 
@@ -97,10 +104,11 @@ function mismatchOf(
   const checks: Array<[string, unknown, unknown]> = [
     ...(signedBy === undefined
       ? []
-      : ([['is signed by', tx.from && getAddress(tx.from), getAddress(signedBy)]] as Array<
+      : ([['is signed by', tx.from?.toLowerCase(), signedBy.toLowerCase()]] as Array<
           [string, unknown, unknown]
         >)),
-    ['goes to', tx.to && getAddress(tx.to), getAddress(String(want.to))],
+    // addresses compared by their 20 bytes (lower case), not by checksumming both (a keccak each)
+    ['goes to', tx.to?.toLowerCase(), String(want.to).toLowerCase()],
     ['has nonce', BigInt(tx.nonce), BigInt(want.nonce as number)],
     ['is for chain', tx.chainId, BigInt(want.chainId as bigint)],
     ['carries data', tx.data.toLowerCase(), String(want.data).toLowerCase()],
