@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 
+import { beginTransactionsWithFirstStatement } from './begin-with-first-statement';
 import { withMigrationLock } from './migration-lock';
 
 export interface ServiceDataSourceOptions {
@@ -48,6 +49,7 @@ export async function openServiceDataSource(opts: ServiceDataSourceOptions): Pro
     await ensureSchema(opts.url, opts.schema);
     const ds = new DataSource(serviceDataSourceOptions(opts));
     await ds.initialize();
+    beginTransactionsWithFirstStatement(ds);
     await ds.runMigrations({ transaction: 'each' });
     return ds;
   });

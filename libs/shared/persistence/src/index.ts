@@ -10,3 +10,4 @@ export * from './query-rows';
 export * from './add-column-migration';
 export * from './queue-tables';
 export * from './sql-migration';
+export * from './begin-with-first-statement';

@@ -6,6 +6,7 @@ import { bool, commonEnv, int, loadEnv } from '@onramp/config';
 
 import { ensureSchema, serviceDataSourceOptions, ServiceDataSourceOptions } from './data-source';
 import { withMigrationLock } from './migration-lock';
+import { beginTransactionsWithFirstStatement } from './begin-with-first-statement';
 import { guardPoolConnections } from './pool-client-guard';
 import { waitForSchema } from './service-migrations';
 
@@ -59,6 +60,7 @@ export function typeOrmRootFor(config: ServiceDatabaseConfig): DynamicModule {
       if (!policy.migrateAtBoot) {
         const ds = await new DataSource(options!).initialize();
         guardPoolConnections(ds, db);
+        beginTransactionsWithFirstStatement(ds);
         try {
           await waitForSchema(ds, o.schema, { timeoutMs: policy.schemaWaitMs, log: (m) => log.warn(m) });
         } catch (err) {
@@ -73,6 +75,7 @@ export function typeOrmRootFor(config: ServiceDatabaseConfig): DynamicModule {
           await ensureSchema(o.url, o.schema);
           const ds = await new DataSource(options!).initialize();
           guardPoolConnections(ds, db);
+          beginTransactionsWithFirstStatement(ds);
           try {
             await ds.runMigrations({ transaction: 'each' });
           } catch (err) {
