@@ -554,4 +554,72 @@ describe('EmbeddedTransport over real Postgres', () => {
       await ds.destroy();
     }
   });
+
+  it("hands the relay's moved rows to this process's consumers without a read of the log, and reads it after an append it was not handed", async () => {
+    const SCHEMA = 'handofftest';
+    const ds = await openOutboxSchema(SCHEMA, 1700000000005);
+    const bus = await transport();
+    const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });
+    const topic = 'test.handoff';
+    const pool = (bus as unknown as { pool: { query: (...args: unknown[]) => unknown } }).pool;
+    const query = jest.spyOn(pool, 'query');
+    const logReads = () =>
+      query.mock.calls.filter(([sql]) => typeof sql === 'string' && sql.includes('LEFT JOIN LATERAL')).length;
+    const seen: Array<{ key: string; n: number }> = [];
+    const outboxEvent = (key: string, n: number) =>
+      ds.transaction(async (m) => {
+        const id = randomUUID();
+        await m.query(
+          `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
+          [id, topic, key, JSON.stringify({ key, n }), JSON.stringify({ 'event-id': id })],
+        );
+      });
+    try {
+      await bus.subscribe({
+        groupId: `handoff-${randomUUID()}`,
+        topics: [topic],
+        handle: async (r) => {
+          seen.push(body(r));
+        },
+      });
+      // each partition's first read, and the one its group's first poll asks for (the log has grown
+      // since the group started, as far as the poll knows)
+      await waitFor(() => logReads() >= PARTITIONS, { timeoutMs: 10_000, description: 'first reads' });
+      await sleep(600);
+      const before = logReads();
+      const keys = Array.from({ length: 4 }, () => randomUUID());
+      for (let n = 0; n < 5; n++) {
+        for (const key of keys) await outboxEvent(key, n);
+        expect(await relay.drainOnce(true)).toBe(keys.length);
+      }
+      await waitFor(() => seen.length >= 20, {
+        timeoutMs: 10_000,
+        intervalMs: 10,
+        description: 'all handed',
+      });
+      expect(logReads()).toBe(before);
+      for (const key of keys)
+        expect(seen.filter((e) => e.key === key).map((e) => e.n)).toEqual([0, 1, 2, 3, 4]);
+
+      // Another process appends to the log (no hand-off reaches this one), then this relay moves the
+      // next event of the same key: its consumer reads the log and gets both, in log order.
+      const [key] = keys;
+      await ds.query(
+        `INSERT INTO eventbus.log (topic, partition, key, value, headers)
+         VALUES ($1, eventbus.partition_for($2, $3), $2, $4, '{}')`,
+        [topic, key, PARTITIONS, JSON.stringify({ key, n: 5 })],
+      );
+      await outboxEvent(key as string, 6);
+      expect(await relay.drainOnce(true)).toBe(1);
+      await waitFor(() => seen.length >= 22, { timeoutMs: 10_000, intervalMs: 10, description: 'both read' });
+      expect(logReads()).toBeGreaterThan(before);
+      expect(seen.filter((e) => e.key === key).map((e) => e.n)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      await sleep(300);
+      expect(seen).toHaveLength(22); // nothing handed out twice
+    } finally {
+      query.mockRestore();
+      await relay.stop();
+      await ds.destroy();
+    }
+  });
 });

@@ -120,7 +120,13 @@ export class EmbeddedTransport implements EventTransport {
     } finally {
       client.release();
     }
-    if (moved.moved > 0) appendedEvents.emit({ records: moved.records, maxSeq: moved.maxSeq });
+    if (moved.moved > 0)
+      appendedEvents.emit({
+        records: moved.records,
+        maxSeq: moved.maxSeq,
+        previousMaxSeq: moved.previousMaxSeq,
+        rows: moved.rows,
+      });
     return moved.moved;
   }
 

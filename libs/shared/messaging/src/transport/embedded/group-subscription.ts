@@ -37,10 +37,18 @@ export class GroupSubscription {
 
   async start(): Promise<void> {
     const subscribed = new Set(this.opts.topics);
-    this.stopListening = appendedEvents.on(({ records, maxSeq }) => {
+    this.stopListening = appendedEvents.on((appended) => {
+      const { records, maxSeq } = appended;
       if (maxSeq > this.lastSeenSeq) this.lastSeenSeq = maxSeq;
-      // Only the partitions that received one of this group's topics: a wake-up for another
-      // group's event would cost a read that finds nothing.
+      // A complete append is offered to every partition's consumer, each taking its own rows (and
+      // every consumer learning how far the log has gone); otherwise only the partitions that
+      // received one of this group's topics are woken: a wake-up for another group's event would
+      // cost a read that finds nothing.
+      if (appended.rows && appended.previousMaxSeq !== undefined) {
+        for (const consumer of this.owned.values())
+          consumer.offer(appended.previousMaxSeq, maxSeq, appended.rows);
+        return;
+      }
       for (const { topic, partition } of records)
         if (subscribed.has(topic)) this.owned.get(partition)?.wake();
     });

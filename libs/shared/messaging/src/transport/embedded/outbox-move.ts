@@ -3,16 +3,24 @@ import { PoolClient } from 'pg';
 import { relayLockKey } from '../event-transport';
 import { EVENTBUS_SCHEMA } from './eventbus-schema';
 
+import { AppendedRow } from './appended-events';
+
 export interface OutboxMove {
   moved: number;
   maxSeq: bigint;
   records: Array<{ topic: string; partition: number }>; // each topic and partition written, once
+  // The log's last seq before these rows, and the rows as appended: what the process's own consumers
+  // take without reading the log again (see PartitionConsumer.offer).
+  previousMaxSeq: bigint;
+  rows: AppendedRow[];
 }
 
 interface OutboxMoveRow {
   moved: number;
   maxSeq: string;
+  previousMaxSeq: string;
   records: OutboxMove['records'];
+  rows: AppendedRow[];
 }
 
 // One relay round in embedded mode: the outbox and the log share the database, so the rows go from
@@ -32,7 +40,7 @@ export async function moveOutboxRows(
   if (!Number.isInteger(partitions) || partitions < 1)
     throw new Error(`outbox move: bad partitions ${partitions}`);
   const outbox = `${client.escapeIdentifier(schema)}."outbox"`;
-  const none: OutboxMove = { moved: 0, maxSeq: 0n, records: [] };
+  const none: OutboxMove = { moved: 0, maxSeq: 0n, records: [], previousMaxSeq: 0n, rows: [] };
   try {
     // Several statements in one simple query: values inlined (escaped, or integers checked above).
     const [, lock] = (await client.query(
@@ -58,16 +66,28 @@ export async function moveOutboxRows(
          INSERT INTO ${EVENTBUS_SCHEMA}.log (topic, partition, key, value, headers)
          SELECT topic, ${EVENTBUS_SCHEMA}.partition_for(key, ${partitions}), key, envelope::text, headers
          FROM taken ORDER BY seq
-         RETURNING seq, topic, partition
+         RETURNING seq, topic, partition, key, value, headers
        )
        SELECT (SELECT count(*)::int FROM appended) AS moved,
               (SELECT coalesce(max(seq), 0)::text FROM appended) AS "maxSeq",
+              -- the statement's snapshot, taken under the append lock, holds every earlier append
+              -- and none of its own rows: this is the log's last seq before them
+              (SELECT coalesce(max(seq), 0)::text FROM ${EVENTBUS_SCHEMA}.log) AS "previousMaxSeq",
               (SELECT coalesce(json_agg(json_build_object('topic', topic, 'partition', partition)), '[]')
-               FROM (SELECT DISTINCT topic, partition FROM appended) AS written) AS records;
+               FROM (SELECT DISTINCT topic, partition FROM appended) AS written) AS records,
+              (SELECT coalesce(json_agg(json_build_object('seq', seq::text, 'topic', topic,
+                        'partition', partition, 'key', key, 'value', value, 'headers', headers) ORDER BY seq), '[]')
+               FROM appended) AS rows;
        COMMIT`,
     )) as unknown as Array<{ rows: OutboxMoveRow[] }>;
     const row = moved.rows[0];
-    return { moved: row.moved, maxSeq: BigInt(row.maxSeq), records: row.records };
+    return {
+      moved: row.moved,
+      maxSeq: BigInt(row.maxSeq),
+      records: row.records,
+      previousMaxSeq: BigInt(row.previousMaxSeq),
+      rows: row.rows,
+    };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
