@@ -92,6 +92,7 @@ export class EmbeddedTransport implements EventTransport {
       client.release();
     }
     appendedEvents.emit({
+      busId: this.busId,
       records: records.map((r, i) => ({ topic: r.topic, partition: partitions[i] ?? 0 })),
       maxSeq,
     });
@@ -122,6 +123,7 @@ export class EmbeddedTransport implements EventTransport {
     }
     if (moved.moved > 0)
       appendedEvents.emit({
+        busId: this.busId,
         records: moved.records,
         maxSeq: moved.maxSeq,
         previousMaxSeq: moved.previousMaxSeq,
@@ -134,6 +136,7 @@ export class EmbeddedTransport implements EventTransport {
     const subscription = new GroupSubscription({
       ...opts,
       pool: this.connected(),
+      busId: this.busId,
       databaseUrl: this.opts.databaseUrl,
       clientId: this.opts.clientId,
       partitions: this.partitions,

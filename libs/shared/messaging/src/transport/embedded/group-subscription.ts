@@ -8,6 +8,7 @@ import { PartitionConsumer } from './partition-consumer';
 
 export interface GroupSubscriptionOptions extends SubscribeOptions {
   pool: Pool;
+  busId: string; // appends of other buses (another database's) are not this group's
   databaseUrl: string;
   clientId: string;
   partitions: number;
@@ -38,6 +39,7 @@ export class GroupSubscription {
   async start(): Promise<void> {
     const subscribed = new Set(this.opts.topics);
     this.stopListening = appendedEvents.on((appended) => {
+      if (appended.busId !== this.opts.busId) return;
       const { records, maxSeq } = appended;
       if (maxSeq > this.lastSeenSeq) this.lastSeenSeq = maxSeq;
       // A complete append is offered to every partition's consumer, each taking its own rows (and
