@@ -616,6 +616,32 @@ describe('EmbeddedTransport over real Postgres', () => {
       expect(seen.filter((e) => e.key === key).map((e) => e.n)).toEqual([0, 1, 2, 3, 4, 5, 6]);
       await sleep(300);
       expect(seen).toHaveLength(22); // nothing handed out twice
+
+      // A move larger than what is handed over (a backlog) is read from the log, a batch at a time.
+      const big = randomUUID();
+      const reads = logReads();
+      await ds.transaction(async (m) => {
+        for (let n = 0; n < 250; n++) {
+          const id = randomUUID();
+          await m.query(
+            `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
+            [id, topic, big, JSON.stringify({ key: big, n }), JSON.stringify({ 'event-id': id })],
+          );
+        }
+      });
+      const wide = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 1000 });
+      expect(await wide.drainOnce(true)).toBe(250);
+      await waitFor(() => seen.length >= 272, {
+        timeoutMs: 10_000,
+        intervalMs: 10,
+        description: 'the backlog read',
+      });
+      expect(logReads()).toBeGreaterThan(reads);
+      expect(seen.filter((e) => e.key === big).map((e) => e.n)).toEqual(
+        Array.from({ length: 250 }, (_, n) => n),
+      );
+      await sleep(300);
+      expect(seen).toHaveLength(272);
     } finally {
       query.mockRestore();
       await relay.stop();

@@ -12,7 +12,7 @@ export interface OutboxMove {
   // The log's last seq before these rows, and the rows as appended: what the process's own consumers
   // take without reading the log again (see PartitionConsumer.offer).
   previousMaxSeq: bigint;
-  rows: AppendedRow[];
+  rows?: AppendedRow[]; // absent when the move was larger than the consumers are handed
 }
 
 interface OutboxMoveRow {
@@ -20,8 +20,11 @@ interface OutboxMoveRow {
   maxSeq: string;
   previousMaxSeq: string;
   records: OutboxMove['records'];
-  rows: AppendedRow[];
+  rows: AppendedRow[] | null;
 }
+
+// The most rows a move hands to the process's consumers with it (see PartitionConsumer.offer).
+const HANDED_ROWS_MAX = 200;
 
 // One relay round in embedded mode: the outbox and the log share the database, so the rows go from
 // one table to the other in one statement: deleted from the outbox and appended to the log in one
@@ -40,7 +43,7 @@ export async function moveOutboxRows(
   if (!Number.isInteger(partitions) || partitions < 1)
     throw new Error(`outbox move: bad partitions ${partitions}`);
   const outbox = `${client.escapeIdentifier(schema)}."outbox"`;
-  const none: OutboxMove = { moved: 0, maxSeq: 0n, records: [], previousMaxSeq: 0n, rows: [] };
+  const none: OutboxMove = { moved: 0, maxSeq: 0n, records: [], previousMaxSeq: 0n };
   try {
     // Several statements in one simple query: values inlined (escaped, or integers checked above).
     const [, lock] = (await client.query(
@@ -75,8 +78,12 @@ export async function moveOutboxRows(
               (SELECT coalesce(max(seq), 0)::text FROM ${EVENTBUS_SCHEMA}.log) AS "previousMaxSeq",
               (SELECT coalesce(json_agg(json_build_object('topic', topic, 'partition', partition)), '[]')
                FROM (SELECT DISTINCT topic, partition FROM appended) AS written) AS records,
-              (SELECT coalesce(json_agg(json_build_object('seq', seq::text, 'topic', topic,
-                        'partition', partition, 'key', key, 'value', value, 'headers', headers) ORDER BY seq), '[]')
+              -- only a small move's rows: a backlog's are read by the consumers a batch at a time, as
+              -- before, rather than built into one JSON value here (P5's relay rounds of thousands)
+              (SELECT CASE WHEN count(*) <= ${HANDED_ROWS_MAX} THEN
+                        coalesce(json_agg(json_build_object('seq', seq::text, 'topic', topic,
+                          'partition', partition, 'key', key, 'value', value, 'headers', headers) ORDER BY seq), '[]')
+                      END
                FROM appended) AS rows;
        COMMIT`,
     )) as unknown as Array<{ rows: OutboxMoveRow[] }>;
@@ -86,7 +93,7 @@ export async function moveOutboxRows(
       maxSeq: BigInt(row.maxSeq),
       records: row.records,
       previousMaxSeq: BigInt(row.previousMaxSeq),
-      rows: row.rows,
+      rows: row.rows ?? undefined,
     };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
