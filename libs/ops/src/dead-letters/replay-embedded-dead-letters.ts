@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 
 import { ALL_TOPICS } from '@onramp/contracts';
-import { EmbeddedTransport, EVENTBUS_SCHEMA } from '@onramp/messaging';
+import { AppendedRow, EmbeddedTransport, EVENTBUS_SCHEMA } from '@onramp/messaging';
 
 import {
   DeadLetter,
@@ -48,15 +48,7 @@ export async function replayEmbeddedDeadLetters(
     if (meta.length === 0)
       throw new Error(`no embedded event bus (schema ${EVENTBUS_SCHEMA}) at DATABASE_URL`);
     const topics = [...new Set((opts.topics ?? ALL_TOPICS).map(dlqTopicFor))];
-    const { rows } = await pool.query<{
-      seq: string;
-      topic: string;
-      partition: number;
-      key: string;
-      value: string;
-      headers: Record<string, string>;
-      created_at: Date;
-    }>(
+    const { rows } = await pool.query<AppendedRow & { created_at: Date }>(
       `SELECT l.seq::text AS seq, l.topic, l.partition, l.key, l.value, l.headers, l.created_at
        FROM ${EVENTBUS_SCHEMA}.log l
        LEFT JOIN ${EVENTBUS_SCHEMA}.offsets o ON o.group_id = $1 AND o.topic = l.topic AND o.partition = l.partition

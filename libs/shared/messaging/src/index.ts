@@ -6,6 +6,7 @@ export * from './transport/transport-config';
 export * from './transport/kafka-topics';
 export * from './transport/embedded/embedded.transport';
 export { EVENTBUS_SCHEMA } from './transport/embedded/eventbus-schema';
+export type { AppendedRow } from './transport/embedded/appended-events';
 export * from './outbox/outbox-writer';
 export * from './outbox/outbox-relay';
 export * from './inbox/event-consumer';

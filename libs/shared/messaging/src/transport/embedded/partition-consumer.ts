@@ -5,13 +5,8 @@ import { ConsumedRecord } from '../event-transport';
 import { AppendedRow } from './appended-events';
 import { EVENTBUS_SCHEMA } from './eventbus-schema';
 
-interface LogRow {
-  seq: string;
-  topic: string;
-  key: string;
-  value: string;
-  headers: Record<string, string>;
-}
+// A row of this partition's log, as a read returns it or an append hands it over.
+type LogRow = Omit<AppendedRow, 'partition'>;
 
 export interface PartitionConsumerOptions {
   pool: Pool;
