@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Client, Pool } from 'pg';
 
 import { SubscribeOptions } from '../event-transport';
-import { appendedEvents } from './appended-events';
+import { AppendedRow, appendedEvents } from './appended-events';
 import { EVENTBUS_SCHEMA } from './eventbus-schema';
 import { PartitionConsumer } from './partition-consumer';
 
@@ -47,8 +47,16 @@ export class GroupSubscription {
       // received one of this group's topics are woken: a wake-up for another group's event would
       // cost a read that finds nothing.
       if (appended.rows && appended.previousMaxSeq !== undefined) {
-        for (const consumer of this.owned.values())
-          consumer.offer(appended.previousMaxSeq, maxSeq, appended.rows);
+        // split once here, not by each of the group's partition consumers
+        const byPartition = new Map<number, AppendedRow[]>();
+        for (const row of appended.rows) {
+          if (!subscribed.has(row.topic)) continue;
+          const rows = byPartition.get(row.partition);
+          if (rows) rows.push(row);
+          else byPartition.set(row.partition, [row]);
+        }
+        for (const [partition, consumer] of this.owned)
+          consumer.offer(appended.previousMaxSeq, maxSeq, byPartition.get(partition) ?? []);
         return;
       }
       for (const { topic, partition } of records)

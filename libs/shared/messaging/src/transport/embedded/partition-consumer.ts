@@ -48,12 +48,9 @@ export class PartitionConsumer {
   private covered?: bigint;
   private handed: LogRow[] = [];
   private reading = false; // a read of the log is under way: appends offered meanwhile wait for it
-  private offeredDuringRead: Array<{ previousMaxSeq: bigint; maxSeq: bigint; rows: LogRow[] }> = [];
-  private readonly topicSet: ReadonlySet<string>;
+  private offeredDuringRead: Array<{ previousMaxSeq: bigint; maxSeq: bigint; rows: readonly LogRow[] }> = [];
 
-  constructor(private readonly opts: PartitionConsumerOptions) {
-    this.topicSet = new Set(opts.topics);
-  }
+  constructor(private readonly opts: PartitionConsumerOptions) {}
 
   start(): void {
     this.loop ??= this.run();
@@ -64,17 +61,14 @@ export class PartitionConsumer {
     this.wakeWaiter?.();
   }
 
-  // An append of this process, complete: every row of the log after previousMaxSeq up to maxSeq.
-  offer(previousMaxSeq: bigint, maxSeq: bigint, rows: readonly AppendedRow[]): void {
-    const mine: LogRow[] = [];
-    for (const r of rows)
-      if (r.partition === this.opts.partition && this.topicSet.has(r.topic))
-        mine.push({ seq: r.seq, topic: r.topic, key: r.key, value: r.value, headers: r.headers });
+  // An append of this process, complete: every row of the log after previousMaxSeq up to maxSeq, of
+  // which `mine` are this partition's rows of the group's topics (the group splits them).
+  offer(previousMaxSeq: bigint, maxSeq: bigint, mine: readonly LogRow[]): void {
     if (this.reading) this.offeredDuringRead.push({ previousMaxSeq, maxSeq, rows: mine });
     else this.take(previousMaxSeq, maxSeq, mine);
   }
 
-  private take(previousMaxSeq: bigint, maxSeq: bigint, mine: LogRow[]): void {
+  private take(previousMaxSeq: bigint, maxSeq: bigint, mine: readonly LogRow[]): void {
     if (this.covered !== undefined && maxSeq <= this.covered) return; // a read saw it already
     if (this.covered !== undefined && this.covered === previousMaxSeq) {
       this.covered = maxSeq;
