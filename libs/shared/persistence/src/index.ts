@@ -11,3 +11,4 @@ export * from './add-column-migration';
 export * from './queue-tables';
 export * from './sql-migration';
 export * from './begin-with-first-statement';
+export * from './xact-locks';

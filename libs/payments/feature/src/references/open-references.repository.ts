@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { queryRows } from '@onramp/persistence';
+import { queryRows, takeXactLocks, XactLock } from '@onramp/persistence';
 
 import { BANK_TRANSACTIONS, OPEN_REFERENCES } from '../persistence/payments-tables';
 import { OpenReferenceEntity } from './open-reference.entity';
@@ -21,6 +21,11 @@ export interface OrderReference {
   recipientAddress: string;
 }
 
+// The advisory lock of one (normalized) reference.
+export function referenceLock(reference: string): XactLock {
+  return { form: 'text-pair', space: 'payments.reference', name: reference };
+}
+
 // The SQL of open references. Every method takes the caller's manager (the consumer's in the order
 // event handler, the use case's transaction otherwise), so a reference commits with what it causes.
 // A reference belongs to one order: the inserts leave a row of another order alone (ON CONFLICT DO
@@ -30,14 +35,10 @@ export class OpenReferencesRepository {
   // A credit and the order.created of its reference can commit at the same time, each unable to see
   // the other: the credit would stay UNMATCHED forever. Both sides first take a transaction-scoped
   // advisory lock per reference (sorted, so two credits never deadlock), then re-read.
+  // One statement for every key (none for a key the transaction holds already: the order.created
+  // consumer takes its event's key with the inbox mark).
   async lockKeys(db: EntityManager, references: string[]): Promise<void> {
-    const keys = [...new Set(references)].sort();
-    if (keys.length === 0) return;
-    // one statement for every key, taken in the array's order (unnest yields its rows in order)
-    await db.query(
-      `SELECT pg_advisory_xact_lock(hashtext('payments.reference'), hashtext(k)) FROM unnest($1::text[]) AS k`,
-      [keys],
-    );
+    await takeXactLocks(db, references.map(referenceLock));
   }
 
   // The row lock makes two simultaneous credits for one reference take turns: the second sees MATCHED.

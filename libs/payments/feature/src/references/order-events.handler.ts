@@ -8,7 +8,7 @@ import { normalizeReference } from '@onramp/sepa';
 import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
-import { OpenReferencesRepository, OrderReference } from './open-references.repository';
+import { OpenReferencesRepository, OrderReference, referenceLock } from './open-references.repository';
 
 // Learns the references to expect from the orders service. Every handler is idempotent: the
 // consumer records the event id in the same transaction, and the writes themselves are upserts.
@@ -25,14 +25,17 @@ export class OrderEventsHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.consumer.on(Topics.OrderCreated, (event, manager) => this.onOrderCreated(event, manager));
+    this.consumer.on(Topics.OrderCreated, (event, manager) => this.onOrderCreated(event, manager), {
+      locksFirst: (event) => [referenceLock(normalizeReference(event.data.reference))],
+    });
     this.consumer.on(Topics.OrderCompleted, (event, manager) => this.closeReference(event, manager));
     this.consumer.on(Topics.OrderFailed, (event, manager) => this.closeReference(event, manager));
   }
 
   // Opens the reference, then settles any credit of that merchant that arrived before this event.
-  // The common case (no credit names the reference yet) costs two statements: the advisory lock,
-  // then the insert that also probes for waiting credits. Only when the probe finds one, or the
+  // The common case (no credit names the reference yet) costs one statement after the inbox mark,
+  // which took the reference's advisory lock (locksFirst): the insert that also probes for waiting
+  // credits. Only when the probe finds one, or the
   // reference was there already, the row lock and the locked reads below run.
   async onOrderCreated(
     event: EventEnvelope<'order.created', OrderCreatedV1>,

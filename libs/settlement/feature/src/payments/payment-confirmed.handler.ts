@@ -9,7 +9,7 @@ import { FxQuote, StaleFxRateError } from '@onramp/settlement-domain';
 
 import { FxQuoteService } from '../fx/fx-quote.service';
 import { insertPendingUnlessReversed } from '../settlements/settlement.repository';
-import { lockOrderPayment, reversalOf } from './payment-reversals.repository';
+import { lockOrderPayment, orderPaymentLock, reversalOf } from './payment-reversals.repository';
 
 // payment.confirmed -> one PENDING settlement per order, priced at the current rate. The order
 // uuid is the primary key, so a second confirmation of the same order (a redelivery, a second
@@ -24,7 +24,9 @@ export class PaymentConfirmedHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.consumer.on(Topics.PaymentConfirmed, (event, manager) => this.handle(event, manager));
+    this.consumer.on(Topics.PaymentConfirmed, (event, manager) => this.handle(event, manager), {
+      locksFirst: (event) => [orderPaymentLock(event.data.orderUuid)],
+    });
   }
 
   async handle(
@@ -32,7 +34,8 @@ export class PaymentConfirmedHandler implements OnModuleInit {
     manager: EntityManager,
   ): Promise<void> {
     const d = event.data;
-    // In a statement of its own, before the one that reads the reversal (see insertPendingUnlessReversed).
+    // In a statement before the one that reads the reversal (see insertPendingUnlessReversed): the
+    // consumer's inbox mark took it (locksFirst), or it takes one here.
     await lockOrderPayment(manager, d.orderUuid);
     let q: (FxQuote & { source: string }) | undefined;
     try {

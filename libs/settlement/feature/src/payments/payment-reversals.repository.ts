@@ -1,5 +1,7 @@
 import { EntityManager } from 'typeorm';
 
+import { takeXactLocks, XactLock } from '@onramp/persistence';
+
 import { SETTLEMENT_SCHEMA } from '../config';
 
 const REVERSALS = `"${SETTLEMENT_SCHEMA}"."payment_reversals"`;
@@ -10,10 +12,13 @@ export type ReversalOutcome = 'CANCELLED' | 'BEFORE_SETTLEMENT' | 'TOO_LATE';
 // order, each handled in its consumer's transaction. Both handlers take this transaction-scoped lock
 // first, so one sees what the other committed: a reversal never misses a settlement being created,
 // and a confirmation never creates a settlement for a payment already reversed.
+// Both consumers name it first (EventConsumer.on's locksFirst), so taking it here costs nothing then.
 export async function lockOrderPayment(manager: EntityManager, orderUuid: string): Promise<void> {
-  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('settlement.payment:' || $1, 0))`, [
-    orderUuid,
-  ]);
+  await takeXactLocks(manager, [orderPaymentLock(orderUuid)]);
+}
+
+export function orderPaymentLock(orderUuid: string): XactLock {
+  return { form: 'text-extended', name: `settlement.payment:${orderUuid}` };
 }
 
 // The reversal recorded for the order, if any (call under lockOrderPayment).

@@ -8,6 +8,7 @@ import { assertTransition, SettlementState } from '@onramp/settlement-domain';
 import { cancelUnsignedSettlement, lockSettlementState } from '../settlements/settlement.repository';
 import {
   lockOrderPayment,
+  orderPaymentLock,
   recordReversal,
   ReversalOutcome,
   reversalOf,
@@ -32,9 +33,13 @@ export class PaymentReversedHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.consumer.on(Topics.PaymentReversed, async (event, manager) => {
-      await this.handle(event, manager);
-    });
+    this.consumer.on(
+      Topics.PaymentReversed,
+      async (event, manager) => {
+        await this.handle(event, manager);
+      },
+      { locksFirst: (event) => [orderPaymentLock(event.data.orderUuid)] },
+    );
   }
 
   async handle(

@@ -25,8 +25,9 @@ export class RecordDeliveryUseCase {
   ) {}
 
   async execute(manager: EntityManager, event: OrderOutcomeEvent): Promise<void> {
-    // A statement of its own: the insert's snapshot must be taken after the lock is granted (see
-    // lockMerchant), or a delivery could miss an endpoint registered while the lock was awaited.
+    // In a statement before the insert, whose snapshot must be taken after the lock is granted (see
+    // lockMerchant), or a delivery could miss an endpoint registered while the lock was awaited. The
+    // consumer's inbox mark took it already (locksFirst): then this costs nothing.
     await lockMerchant(manager, event.merchantId, 'shared');
     const id = uuidv7();
     const handOff = this.dispatcher.reserveHandOff(event.merchantId);

@@ -1,5 +1,7 @@
 import { EntityManager } from 'typeorm';
 
+import { takeXactLocks, XactLock } from '@onramp/persistence';
+
 // Serialises "which status does a new delivery get" against endpoint changes of the same merchant:
 // event handlers take it shared, endpoint registration and disabling take it exclusive. Without it a
 // delivery inserted while the endpoint is being registered could stay NO_ENDPOINT forever.
@@ -9,6 +11,9 @@ export async function lockMerchant(
   merchantId: string,
   mode: 'shared' | 'exclusive',
 ): Promise<void> {
-  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  await manager.query(`SELECT ${fn}(hashtext($1))`, [`webhooks:merchant:${merchantId}`]);
+  await takeXactLocks(manager, [merchantLock(merchantId, mode)]);
+}
+
+export function merchantLock(merchantId: string, mode: 'shared' | 'exclusive'): XactLock {
+  return { form: 'text', name: `webhooks:merchant:${merchantId}`, shared: mode === 'shared' };
 }
