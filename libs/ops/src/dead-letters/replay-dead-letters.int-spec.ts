@@ -79,7 +79,11 @@ describe('replayDeadLetters against Kafka and Postgres', () => {
     const admin = kafka.admin();
     await admin.connect();
     try {
-      const ends = await admin.fetchTopicOffsets(TOPIC);
+      // The topic may have just been created: its leader can take a moment to be elected.
+      const ends = await waitFor(() => admin.fetchTopicOffsets(TOPIC), {
+        timeoutMs: 30_000,
+        description: `the offsets of ${TOPIC}`,
+      });
       await admin.setOffsets({
         groupId: group,
         topic: TOPIC,
@@ -94,7 +98,11 @@ describe('replayDeadLetters against Kafka and Postgres', () => {
     const admin = kafka.admin();
     await admin.connect();
     try {
-      const ends = await admin.fetchTopicOffsets(TOPIC);
+      // The topic may have just been created: its leader can take a moment to be elected.
+      const ends = await waitFor(() => admin.fetchTopicOffsets(TOPIC), {
+        timeoutMs: 30_000,
+        description: `the offsets of ${TOPIC}`,
+      });
       const [committed] = await admin.fetchOffsets({ groupId: group, topics: [TOPIC] });
       return ends.reduce((sum, p) => {
         const at = BigInt(committed.partitions.find((c) => c.partition === p.partition)?.offset ?? '-1');
