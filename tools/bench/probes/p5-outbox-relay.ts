@@ -130,7 +130,7 @@ async function relayPace(
   // From when each batch went out (the log's append time, embedded: each round's transaction; the
   // producer's timestamp on Kafka), so how often this loop looks does not count. Two figures: from
   // the rows' commit to the last batch out, which includes the relay noticing rows committed behind
-  // its back (its safety-net poll, up to 100 ms: the platform's own writers wake it instead); and the
+  // its back (its safety-net look, up to a second: the platform's own writers wake it instead); and the
   // relay's pace once it runs, from the first batch out to the last (the rows of the later rounds
   // over that span), which the ratio uses.
   const out = await batchesOut(ctx, TOPIC, keys, BigInt(logEnd[0].seq));

@@ -18,11 +18,20 @@ export const OUTBOX_RELAY_BATCH = 1000;
 // so this bounds those duplicates and how long the round holds its lock.
 export const OUTBOX_RELAY_BATCHES_PER_ROUND = 4;
 
+// A round that expected rows and moved none (another replica's relay held the lock, or a writer had
+// not committed yet) looks again this soon, and then at every idle tick until it moves rows or finds
+// none: not only at the next safety-net look.
+const RECHECK_MS = 25;
+
 export interface OutboxRelayOptions {
   schema: string;
   batchSize?: number;
   batchesPerRound?: number; // Kafka relay only (the embedded move has no send to hide a read behind)
-  idleDelayMs?: number; // the safety-net poll; writers and consumers wake the relay after their commits
+  idleDelayMs?: number; // how often an idle relay checks, in memory, whether a writer of this process prepared an event
+  // How often an idle relay looks at the outbox in the database all the same: the safety net for rows
+  // nobody told it about (a process that died after its commit, another writer). Writers and consumers
+  // wake the relay after their commits; a lock held by another relay is tried again within RECHECK_MS.
+  safetyNetMs?: number;
   // How many events the service's outbox writer has prepared so far (OutboxWriter.prepared): a round
   // that finds it moved since the last round began takes at once instead of looking first.
   eventsPrepared?: () => number;
@@ -45,6 +54,11 @@ export class OutboxRelay {
   private backlog = false; // the last round was full: the next one need not look first
   private preparedAtLastRound?: number; // eventsPrepared() when the last round began
   private lastFull = false; // the last batch drainOnce took was full
+  private lastLookSawRows = false; // drainOnce's look found rows waiting
+  private nudged = false; // nudge() since the last round began
+  private recheck = false; // the last round expected rows and moved none
+  private lastLookAt = 0; // when a round last asked the database (Date.now())
+  private readonly safetyNetMs: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -57,15 +71,9 @@ export class OutboxRelay {
     this.batchesPerRound = opts.batchesPerRound ?? OUTBOX_RELAY_BATCHES_PER_ROUND;
     if (!Number.isInteger(this.batchesPerRound) || this.batchesPerRound < 1)
       throw new Error(`outbox relay: bad batches per round ${this.batchesPerRound}`);
+    this.safetyNetMs = opts.safetyNetMs ?? 1000;
     this.loop = new WakeOrPoll({
-      // A full batch says more may be waiting; after a partial one the outbox was empty when read,
-      // and a commit since then has woken the loop (a wake-up during a round is kept), so another
-      // round would only read nothing.
-      round: async () => {
-        await this.drainOnce(this.backlog || this.preparedSinceLastRound());
-        this.backlog = this.lastFull;
-        return { busy: this.backlog };
-      },
+      round: () => this.round(),
       pollMs: opts.idleDelayMs ?? 100,
       failureDelayMs: (failures) => Math.min(5000, 200 * 2 ** Math.min(failures, 5)),
       onFailure: (err) =>
@@ -102,6 +110,34 @@ export class OutboxRelay {
     ];
   }
 
+  // A full batch says more may be waiting; after a partial one the outbox was empty when read, and a
+  // commit since then has woken the loop (a wake-up during a round is kept), so another round would
+  // only read nothing. An idle tick asks the database only when a writer of this process prepared an
+  // event since the last round (even one that forgot its wake-up), or once per safety-net interval:
+  // the idle platform's five relays looked ten times a second each, about one statement per payout
+  // under load (docs/performance.md).
+  private async round(): Promise<{ busy: boolean; recheckMs?: number }> {
+    const nudged = this.nudged;
+    this.nudged = false;
+    const prepared = this.preparedSinceLastRound();
+    if (
+      !this.backlog &&
+      !prepared &&
+      !nudged &&
+      !this.recheck &&
+      Date.now() - this.lastLookAt < this.safetyNetMs
+    ) {
+      return { busy: false };
+    }
+    this.lastLookAt = Date.now();
+    const moved = await this.drainOnce(this.backlog || prepared);
+    const expected = this.backlog || prepared || this.lastLookSawRows;
+    this.backlog = this.lastFull;
+    this.recheck = moved === 0 && expected;
+    if (this.backlog) return { busy: true };
+    return this.recheck ? { busy: false, recheckMs: RECHECK_MS } : { busy: false };
+  }
+
   // Whether a writer of this process prepared an event since the last round began (before its
   // commit): then this round takes at once. A round that began between a writer's prepare and its
   // commit takes nothing, and the writer's wake-up after the commit brings another, which looks; a
@@ -115,6 +151,7 @@ export class OutboxRelay {
 
   // Called after a commit that appended to the outbox: the event goes out now, not at the next poll.
   nudge(): void {
+    this.nudged = true;
     this.loop.wake();
   }
 
@@ -127,6 +164,7 @@ export class OutboxRelay {
   // Returns how many events went out.
   async drainOnce(backlog = false): Promise<number> {
     this.lastFull = false;
+    this.lastLookSawRows = false;
     // Most rounds are the safety-net poll finding nothing: one statement instead of BEGIN, lock,
     // read, COMMIT. It reads the first entry of the primary key rather than asking EXISTS, which
     // Postgres answers with a scan of the table: until vacuum runs, a drained outbox is full of
@@ -144,6 +182,7 @@ export class OutboxRelay {
         `SELECT (SELECT seq FROM "${this.opts.schema}"."outbox" ORDER BY seq LIMIT 1) IS NOT NULL AS waiting`,
       );
       if (!row?.waiting) return 0;
+      this.lastLookSawRows = true;
     }
     const mover = await this.outboxMover();
     if (mover) {
