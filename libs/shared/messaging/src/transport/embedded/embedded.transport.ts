@@ -6,6 +6,7 @@ import { partitionFor } from '../murmur2-partitioner';
 import { appendedEvents } from './appended-events';
 import { BUS_ID, ensureEventbusSchema, EVENTBUS_SCHEMA } from './eventbus-schema';
 import { GroupSubscription } from './group-subscription';
+import { OffsetWriter } from './offset-writer';
 import { moveOutboxRows } from './outbox-move';
 
 export interface EmbeddedTransportOptions {
@@ -30,6 +31,7 @@ export class EmbeddedTransport implements EventTransport {
   private readonly log = new Logger('EmbeddedTransport');
   private readonly subscriptions: GroupSubscription[] = [];
   private pool?: Pool;
+  private offsets?: OffsetWriter;
   private partitions = 0;
   private busId = '';
 
@@ -144,7 +146,7 @@ export class EmbeddedTransport implements EventTransport {
       batchSize: this.opts.batchSize ?? 100,
       retryBaseDelayMs: this.opts.retryBaseDelayMs ?? 200,
       retryMaxDelayMs: this.opts.retryMaxDelayMs ?? 30_000,
-      commitIntervalMs: this.opts.commitIntervalMs ?? 1000,
+      offsets: (this.offsets ??= new OffsetWriter(this.connected(), this.opts.commitIntervalMs ?? 1000)),
     });
     this.subscriptions.push(subscription);
     await subscription.start();
@@ -157,6 +159,9 @@ export class EmbeddedTransport implements EventTransport {
   async disconnect(): Promise<void> {
     const subscriptions = this.subscriptions.splice(0);
     await Promise.allSettled(subscriptions.map((s) => s.stop()));
+    this.offsets?.stop();
+    await this.offsets?.flush().catch(() => undefined); // the consumers' stops wrote theirs already
+    this.offsets = undefined;
     const pool = this.pool;
     this.pool = undefined;
     await pool?.end().catch(() => undefined);

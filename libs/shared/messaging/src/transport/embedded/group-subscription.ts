@@ -4,6 +4,7 @@ import { Client, Pool } from 'pg';
 import { SubscribeOptions } from '../event-transport';
 import { AppendedRow, appendedEvents } from './appended-events';
 import { EVENTBUS_SCHEMA } from './eventbus-schema';
+import { OffsetWriter } from './offset-writer';
 import { PartitionConsumer } from './partition-consumer';
 
 export interface GroupSubscriptionOptions extends SubscribeOptions {
@@ -16,7 +17,7 @@ export interface GroupSubscriptionOptions extends SubscribeOptions {
   batchSize: number;
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
-  commitIntervalMs: number;
+  offsets: OffsetWriter;
 }
 
 // One consumer group member. Like a Kafka group, a partition has one consumer at a time: this member
@@ -137,7 +138,7 @@ export class GroupSubscription {
         retryBaseDelayMs: this.opts.retryBaseDelayMs,
         retryMaxDelayMs: this.opts.retryMaxDelayMs,
         idleTimeoutMs: Math.max(30_000, this.opts.pollIntervalMs * 10),
-        commitIntervalMs: this.opts.commitIntervalMs,
+        offsets: this.opts.offsets,
       });
       this.owned.set(partition, consumer);
       consumer.start();

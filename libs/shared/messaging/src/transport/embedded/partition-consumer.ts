@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import { ConsumedRecord } from '../event-transport';
 import { AppendedRow } from './appended-events';
 import { EVENTBUS_SCHEMA } from './eventbus-schema';
+import { OffsetWriter } from './offset-writer';
 
 // A row of this partition's log, as a read returns it or an append hands it over.
 type LogRow = Omit<AppendedRow, 'partition'>;
@@ -19,24 +20,22 @@ export interface PartitionConsumerOptions {
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   idleTimeoutMs: number; // a safety net; wake() is what normally ends the wait
-  commitIntervalMs: number; // how often handled offsets are written (0: after every batch)
+  offsets: OffsetWriter; // the transport's: writes what the consumers handled, all in one statement
 }
 
 // One group's loop over one partition, in log order: a record is handed to the handler, and the
 // group's offset moves past it only after the handler returned. A throwing handler gets the same
 // record again after a backoff, and nothing behind it overtakes it (Kafka's per-partition order).
 //
-// The offset is written at most every `commitIntervalMs` (and when the consumer stops), not after
+// The offset is written at most every commit interval (and when the consumer stops), not after
 // every batch: under load that statement was one of every thirty of a payout. A process killed
 // before the write hands the last interval's records out again on restart, which consumers dedupe
 // by event id (their inbox) as they do Kafka's redeliveries; Kafka's consumers commit the same way.
+// The transport writes the offsets of all its groups and partitions together (OffsetWriter).
 export class PartitionConsumer {
   private readonly log = new Logger('EmbeddedTransport');
   private readonly stopped = new AbortController();
   private readonly offsets = new Map<string, bigint>(); // handled, per topic (written or about to be)
-  private unwritten?: bigint; // handled up to here, not written yet
-  private commitTimer?: NodeJS.Timeout;
-  private writing?: Promise<void>;
   private loop?: Promise<void>;
   private pending = false; // a wake-up arrived while we were not waiting
   private wakeWaiter?: () => void;
@@ -91,14 +90,14 @@ export class PartitionConsumer {
     this.stopped.abort();
     this.wakeWaiter?.();
     await this.loop;
-    clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
-    await this.writing;
-    await this.write().catch((err: unknown) =>
-      this.log.warn(
-        `${this.opts.groupId} partition ${this.opts.partition}: offset not written at stop (${(err as Error).message}); the last records will be handed out again`,
-      ),
-    );
+    // before the group lets the partition go: its next owner starts from the written offset
+    await this.opts.offsets
+      .flush()
+      .catch((err: unknown) =>
+        this.log.warn(
+          `${this.opts.groupId} partition ${this.opts.partition}: offset not written at stop (${(err as Error).message}); the last records will be handed out again`,
+        ),
+      );
   }
 
   private get running(): boolean {
@@ -259,38 +258,10 @@ export class PartitionConsumer {
   }
 
   // Every subscribed topic moves together: all of them are handled up to `seq` on this partition,
-  // because the loop reads them interleaved in log order.
+  // because the loop reads them interleaved in log order. Written by the transport's offset writer.
   private async commit(seq: bigint): Promise<void> {
     for (const topic of this.opts.topics) if (this.offsetOf(topic) < seq) this.offsets.set(topic, seq);
-    if (this.unwritten === undefined || this.unwritten < seq) this.unwritten = seq;
-    if (this.opts.commitIntervalMs === 0) return this.write();
-    this.commitTimer ??= setTimeout(() => {
-      this.writing = this.write()
-        .catch((err: unknown) => {
-          this.log.warn(
-            `${this.opts.groupId} partition ${this.opts.partition}: offset not written (${(err as Error).message}); retrying`,
-          );
-        })
-        .finally(() => {
-          this.commitTimer = undefined;
-          this.writing = undefined;
-          // still unwritten (a failed write, or records handled meanwhile): the next interval
-          if (this.unwritten !== undefined && this.running) void this.commit(this.unwritten);
-        });
-    }, this.opts.commitIntervalMs);
-  }
-
-  private async write(): Promise<void> {
-    const seq = this.unwritten;
-    if (seq === undefined) return;
-    await this.opts.pool.query(
-      `INSERT INTO ${EVENTBUS_SCHEMA}.offsets (group_id, topic, partition, seq)
-       SELECT $1, topic, $3, $4 FROM unnest($2::text[]) AS topic
-       ON CONFLICT (group_id, topic, partition)
-       DO UPDATE SET seq = EXCLUDED.seq, updated_at = now() WHERE offsets.seq < EXCLUDED.seq`,
-      [this.opts.groupId, this.opts.topics, this.opts.partition, seq.toString()],
-    );
-    if (this.unwritten === seq) this.unwritten = undefined;
+    await this.opts.offsets.handled(this.opts.groupId, this.opts.topics, this.opts.partition, seq);
   }
 
   private backoff(attempt: number): number {
