@@ -3,7 +3,9 @@ import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
+import { beforeNextStatement } from './begin-with-first-statement';
 import { openServiceDataSource } from './data-source';
+import { takeXactLocksWithNextStatement, XactLock } from './xact-locks';
 
 const SCHEMA = 'begintest';
 
@@ -137,5 +139,72 @@ describe('transactions that begin with their first statement (integration, real 
       expect(row.level).toBe('serializable');
     });
     expect(await count()).toBe(1);
+  });
+
+  describe('a lock sent with the next statement', () => {
+    const lock: XactLock = { form: 'text-pair', space: 'begintest', name: 'k"1\\' }; // quotes and backslashes too
+    const othersCanTake = async (): Promise<boolean> => {
+      const { rows } = await other.query(
+        `SELECT pg_try_advisory_xact_lock(hashtext('begintest'), hashtext($1)) AS got`,
+        [lock.name],
+      );
+      return rows[0].got as boolean;
+    };
+
+    it('is taken with the next statement, which sees what the lock holder committed meanwhile', async () => {
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_advisory_xact_lock(hashtext('begintest'), hashtext($1))`, [lock.name]);
+      let seen: number | undefined;
+      const tx = ds.transaction(async (manager) => {
+        const query = jest.spyOn(manager.queryRunner!, 'query');
+        await takeXactLocksWithNextStatement(manager, [lock]);
+        expect(query).not.toHaveBeenCalled(); // held back
+        const [row] = await manager.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."rows"`);
+        seen = row.n;
+        expect(query).toHaveBeenCalledTimes(1);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).toBeUndefined(); // waiting for the lock, in the same round trip as the count
+      await other.query(`INSERT INTO "${SCHEMA}"."rows" VALUES (30)`);
+      await other.query('COMMIT');
+      await tx;
+      expect(seen).toBe(1);
+    });
+
+    it('goes out with the COMMIT when no statement follows, and is waited for', async () => {
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_advisory_xact_lock(hashtext('begintest'), hashtext($1))`, [lock.name]);
+      let committed = false;
+      const tx = ds
+        .transaction((manager) => takeXactLocksWithNextStatement(manager, [lock]))
+        .then(() => (committed = true));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(committed).toBe(false);
+      await other.query('COMMIT');
+      await tx;
+      await other.query('BEGIN');
+      expect(await othersCanTake()).toBe(true); // released with the commit
+      await other.query('ROLLBACK');
+    });
+
+    it('is dropped by a rollback, and a failing held-back statement fails the next one and its transaction', async () => {
+      await expect(
+        ds.transaction(async (manager) => {
+          await takeXactLocksWithNextStatement(manager, [lock]);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      await expect(
+        ds.transaction(async (manager) => {
+          expect(beforeNextStatement(manager.queryRunner, { text: 'SELEC 1', values: [] })).toBe(true);
+          await manager.query(`INSERT INTO "${SCHEMA}"."rows" VALUES (31)`);
+        }),
+      ).rejects.toThrow(/syntax error/);
+      expect(await count()).toBe(0);
+      // outside a transaction there is nothing to hold it back for
+      expect(beforeNextStatement(ds.manager.queryRunner, { text: 'SELECT 1', values: [] })).toBe(false);
+      await ds.transaction((manager) => manager.query(`INSERT INTO "${SCHEMA}"."rows" VALUES (32)`));
+      expect(await count()).toBe(1);
+    });
   });
 });

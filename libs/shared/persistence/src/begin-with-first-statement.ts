@@ -2,7 +2,7 @@ import { Query, QueryResult } from 'pg';
 import type { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
 
-// A transaction's BEGIN travels with its first statement instead of alone.
+// A transaction's BEGIN travels with its first statement instead of alone (and so may a lock).
 //
 // TypeORM starts a transaction with a round trip of its own (START TRANSACTION, then wait), before
 // the first statement. On the payout path a round trip is the costliest thing a service does: the
@@ -15,28 +15,52 @@ import { DataSource, QueryRunner } from 'typeorm';
 //
 // Only the outermost transaction without an isolation level is deferred: savepoints and
 // `SET TRANSACTION` go out as TypeORM sends them.
+//
+// The same way, a statement whose only purpose is to come before the next one (an advisory lock
+// whose holder's commits the next statement must see: beforeNextStatement) travels with that next
+// statement. The server runs them in order, each with its own snapshot, so the next statement still
+// sees everything committed before the lock was granted.
 
-// pg's own Query, preceded on the wire by BEGIN as an unnamed statement without Sync. The server
-// answers BEGIN's ParseComplete, BindComplete and CommandComplete, then the statement's messages,
-// then one ReadyForQuery; pg's Query collects the two results as a multi-statement query does.
-class BeginThenQuery extends Query {
+// A statement sent ahead of another, in the same write. It returns no rows (nothing describes them)
+// and its parameters are already text (or null).
+export interface Prelude {
+  text: string;
+  values: Array<string | null>;
+}
+
+const BEGIN: Prelude = { text: 'BEGIN', values: [] };
+
+// pg's own Query, preceded on the wire by the preludes as unnamed statements without Sync. The
+// server answers each prelude's ParseComplete, BindComplete and CommandComplete, then the statement's
+// messages, then one ReadyForQuery; pg's Query collects the results as a multi-statement query does.
+// A failing prelude fails the query, and the server skips what follows it up to the Sync.
+class PreludedQuery extends Query {
+  preludes: readonly Prelude[] = [];
+
   prepare(connection: unknown): void {
     const c = connection as {
       parse(msg: { text: string; name?: string; types?: number[] }): void;
       bind(msg: { statement?: string; portal?: string; values?: unknown[] }): void;
       execute(msg: { portal?: string; rows?: number }): void;
     };
-    c.parse({ text: 'BEGIN', name: '', types: [] });
-    c.bind({ statement: '', portal: '', values: [] });
-    c.execute({ portal: '', rows: 0 });
+    for (const prelude of this.preludes) {
+      c.parse({ text: prelude.text, name: '', types: [] });
+      c.bind({ statement: '', portal: '', values: prelude.values });
+      c.execute({ portal: '', rows: 0 });
+    }
     (Query.prototype as unknown as { prepare(connection: unknown): void }).prepare.call(this, connection);
   }
 }
 
-// BEGIN and `text` in one round trip on `client`; the statement's result, as client.query gives it.
-export function beginThenQuery(client: Client, text: string, values?: unknown[]): Promise<QueryResult> {
+// The preludes and `text` in one round trip on `client`; the statement's result, as client.query gives it.
+export function queryAfter(
+  client: Client,
+  preludes: readonly Prelude[],
+  text: string,
+  values?: unknown[],
+): Promise<QueryResult> {
   return new Promise((resolve, reject) => {
-    const query = new BeginThenQuery(
+    const query = new PreludedQuery(
       { text, values: values ?? [], queryMode: 'extended' } as unknown as string,
       undefined,
       (err: Error | undefined, res: unknown) => {
@@ -44,8 +68,29 @@ export function beginThenQuery(client: Client, text: string, values?: unknown[])
         else resolve((Array.isArray(res) ? res[res.length - 1] : res) as QueryResult);
       },
     );
+    query.preludes = preludes;
     client.query(query as never);
   });
+}
+
+// BEGIN and `text` in one round trip on `client`.
+export function beginThenQuery(client: Client, text: string, values?: unknown[]): Promise<QueryResult> {
+  return queryAfter(client, [BEGIN], text, values);
+}
+
+// What a deferring runner holds back, by runner: sent in front of its next statement.
+const heldBack = new WeakMap<QueryRunner, Prelude[]>();
+
+// Sends `prelude` in front of the next statement of `runner`'s transaction, in the same round trip
+// (or with its COMMIT, if no other statement comes). Returns false, and the caller sends it itself,
+// when the runner is not one of ours or not in a transaction. Only for a statement whose effect
+// nothing in between depends on: work done before the next statement (a call to another service,
+// say) happens before the prelude has run.
+export function beforeNextStatement(runner: QueryRunner | undefined, prelude: Prelude): boolean {
+  const preludes = runner && heldBack.get(runner);
+  if (!preludes || !runner.isTransactionActive) return false;
+  preludes.push(prelude);
+  return true;
 }
 
 interface RunnerInternals {
@@ -59,8 +104,15 @@ export function deferTransactionStart(runner: QueryRunner): QueryRunner {
   const r = runner as QueryRunner & RunnerInternals;
   const startTransaction = r.startTransaction.bind(r);
   // TypeORM's own query(), typed loosely: the wrapper passes its arguments through as they came
-  const query = r.query.bind(r) as (text: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
-  let pending = false; // a transaction was started and nothing sent for it yet
+  const query = r.query.bind(r) as (
+    text: string,
+    parameters?: unknown[],
+    structured?: boolean,
+  ) => Promise<unknown>;
+  // What goes out in front of the next statement: BEGIN of a transaction nothing was sent for yet,
+  // and the preludes handed to beforeNextStatement.
+  const preludes: Prelude[] = [];
+  heldBack.set(r, preludes);
 
   r.startTransaction = async (isolationLevel) => {
     if (isolationLevel || r.transactionDepth > 0) return startTransaction(isolationLevel);
@@ -72,23 +124,29 @@ export function deferTransactionStart(runner: QueryRunner): QueryRunner {
       r.isTransactionActive = false;
       throw err;
     }
-    pending = true;
+    preludes.push(BEGIN);
     r.transactionDepth += 1;
     await r.broadcaster.broadcast('AfterTransactionStart');
   };
 
   r.query = (async (text: string, parameters?: unknown[], structured?: boolean) => {
-    if (!pending) return query(text, parameters, structured);
-    pending = false;
-    // Nothing was sent for this transaction: there is nothing to end on the server either.
-    if (text === 'COMMIT' || text === 'ROLLBACK') return structured ? { records: [], raw: [] } : [];
+    if (preludes.length === 0) return query(text, parameters, structured);
+    const ahead = preludes.splice(0);
+    // Nothing was sent for this transaction: there is nothing to end on the server either. A lock
+    // held back still goes out with the COMMIT (whoever holds it is waited for, as asked); on a
+    // ROLLBACK nothing held back matters any more.
+    const unsent = ahead.includes(BEGIN);
+    if (text === 'ROLLBACK' || (text === 'COMMIT' && ahead.length === 1 && unsent)) {
+      if (unsent) return structured ? { records: [], raw: [] } : [];
+      return query(text, parameters, structured);
+    }
     // TypeORM's query() (logging, events, errors, the result's shape) around one call on the
-    // runner's connection, which is made with BEGIN in front.
+    // runner's connection, which is made with the preludes in front.
     const client = await r.connect();
     const plain = client.query;
     client.query = ((t: string, v?: unknown[]) => {
       client.query = plain;
-      return beginThenQuery(client, t, v);
+      return queryAfter(client, ahead, t, v);
     }) as typeof client.query;
     try {
       return await query(text, parameters, structured);
@@ -100,9 +158,8 @@ export function deferTransactionStart(runner: QueryRunner): QueryRunner {
   // A stream is not a statement this can put BEGIN in front of: BEGIN goes out alone first.
   const stream = r.stream.bind(r);
   r.stream = (async (...args: Parameters<typeof r.stream>) => {
-    if (pending) {
-      pending = false;
-      await query('START TRANSACTION');
+    for (const prelude of preludes.splice(0)) {
+      await query(prelude === BEGIN ? 'START TRANSACTION' : prelude.text, prelude.values);
     }
     return stream(...args);
   }) as typeof r.stream;
@@ -110,7 +167,7 @@ export function deferTransactionStart(runner: QueryRunner): QueryRunner {
   // A runner given back with its transaction still pending (never sent) starts clean next time.
   const release = r.release.bind(r);
   r.release = () => {
-    pending = false;
+    preludes.length = 0;
     return release();
   };
   return r;

@@ -16,6 +16,8 @@ describe('migrationBootPolicy', () => {
   it('migrates at boot in sandbox and waits for the migrate step in production', () => {
     expect(migrationBootPolicy({}).migrateAtBoot).toBe(true);
     expect(migrationBootPolicy({ ONRAMP_MODE: 'production' }).migrateAtBoot).toBe(false);
-    expect(migrationBootPolicy({ ONRAMP_MODE: 'sandbox', DB_MIGRATE_AT_BOOT: 'false' }).migrateAtBoot).toBe(false);
+    expect(migrationBootPolicy({ ONRAMP_MODE: 'sandbox', DB_MIGRATE_AT_BOOT: 'false' }).migrateAtBoot).toBe(
+      false,
+    );
   });
 });

@@ -1,3 +1,7 @@
+import { EntityManager } from 'typeorm';
+
+import { beforeNextStatement } from './begin-with-first-statement';
+
 // Transaction-scoped Postgres advisory locks, named as their takers have always named them: the
 // Postgres function and the hashing are the lock's identity, so a lock keeps its form for good (a
 // rolling deploy runs old and new code side by side, and both must take the very same lock).
@@ -65,13 +69,38 @@ export function noteXactLocksHeld(transaction: object, locks: readonly XactLock[
 
 // Takes the locks this transaction does not hold yet, in one statement (none when it holds them all).
 export async function takeXactLocks(transaction: Queryable, locks: readonly XactLock[]): Promise<void> {
-  const held = heldByTransaction.get(transaction);
-  const missing = held
-    ? locks.filter((l) => !held.has(identity(l, false)) && !(l.shared && held.has(identity(l, true))))
-    : locks;
+  const missing = notHeld(transaction, locks);
   if (missing.length === 0) return;
   const { sql, params } = xactLocksQuery(missing);
   await transaction.query(sql, params);
+}
+
+// The same, sent with the transaction's next statement instead of in a round trip of its own (see
+// beforeNextStatement): for locks whose only purpose is that the next statement sees whatever their
+// previous holder committed. Outside a transaction of ours, at once.
+export async function takeXactLocksWithNextStatement(
+  manager: EntityManager,
+  locks: readonly XactLock[],
+): Promise<void> {
+  const missing = notHeld(manager, locks);
+  if (missing.length === 0) return;
+  const { sql, params } = xactLocksQuery(missing);
+  const prelude = {
+    text: `SELECT 1 FROM (${sql}) AS locks WHERE locks.taken < 0`,
+    values: params.map(textArray),
+  };
+  if (!beforeNextStatement(manager.queryRunner, prelude)) await manager.query(sql, params);
+}
+
+// A text[] parameter as Postgres reads it: every element quoted, its quotes and backslashes escaped.
+function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+function notHeld(transaction: object, locks: readonly XactLock[]): readonly XactLock[] {
+  const held = heldByTransaction.get(transaction);
+  if (!held) return locks;
+  return locks.filter((l) => !held.has(identity(l, false)) && !(l.shared && held.has(identity(l, true))));
 }
 
 function identity(lock: XactLock, shared: boolean): string {

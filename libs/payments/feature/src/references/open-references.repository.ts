@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { queryRows, takeXactLocks, XactLock } from '@onramp/persistence';
+import { queryRows, takeXactLocksWithNextStatement, XactLock } from '@onramp/persistence';
 
 import { BANK_TRANSACTIONS, OPEN_REFERENCES } from '../persistence/payments-tables';
 import { OpenReferenceEntity } from './open-reference.entity';
@@ -35,10 +35,11 @@ export class OpenReferencesRepository {
   // A credit and the order.created of its reference can commit at the same time, each unable to see
   // the other: the credit would stay UNMATCHED forever. Both sides first take a transaction-scoped
   // advisory lock per reference (sorted, so two credits never deadlock), then re-read.
-  // One statement for every key (none for a key the transaction holds already: the order.created
-  // consumer takes its event's key with the inbox mark).
+  // Sent with the caller's next statement, which is what must see the other side's commits (none
+  // for a key the transaction holds already: the order.created consumer takes its event's key with
+  // the inbox mark).
   async lockKeys(db: EntityManager, references: string[]): Promise<void> {
-    await takeXactLocks(db, references.map(referenceLock));
+    await takeXactLocksWithNextStatement(db, references.map(referenceLock));
   }
 
   // The row lock makes two simultaneous credits for one reference take turns: the second sees MATCHED.

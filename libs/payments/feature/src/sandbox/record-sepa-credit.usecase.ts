@@ -72,7 +72,8 @@ export class RecordSepaCreditUseCase {
 
     const outcome = await this.dataSource.transaction(
       async (manager): Promise<MatchOutcome | 'unmatched' | 'held'> => {
-        // the locks in a statement of their own: the next one then reads what committed before them
+        // the locks in a statement of their own, sent with the next one, which then reads what
+        // committed before them
         await this.references.lockKeys(manager, candidates);
         const found = await this.credits.insertAndLockMerchantReferences(manager, credit, candidates);
         const picked = pickReference(
@@ -83,7 +84,9 @@ export class RecordSepaCreditUseCase {
         const { ref, context } = found.find((f) => f.ref === picked) as (typeof found)[number];
         // a booked credit meets the same amount and payer name policies as a statement credit
         if (credit.status === 'BOOKED' && ref.status === 'OPEN')
-          return (await this.settler.settle(manager, credit, ref, context)) === 'matched' ? 'confirmed' : 'held';
+          return (await this.settler.settle(manager, credit, ref, context)) === 'matched'
+            ? 'confirmed'
+            : 'held';
         return this.matcher.apply(manager, credit, ref);
       },
     );
