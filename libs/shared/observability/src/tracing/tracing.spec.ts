@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import Fastify, { FastifyInstance } from 'fastify';
 
@@ -96,5 +97,31 @@ describe('trace context across HTTP and events', () => {
     for (const span of exporter.getFinishedSpans()) {
       expect(span.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     }
+  });
+});
+
+// With nothing to export to, spans are not recorded, yet each one still has ids of its own and carries
+// its caller's trace on.
+describe('trace context without an exporter', () => {
+  beforeAll(() => installTracing({ serviceName: 'test', config: { exportOtlp: false } }));
+  afterAll(() => shutdownTracing());
+
+  it('continues the trace in spans that record nothing', async () => {
+    const parent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const seen = await inSpanFrom(
+      'order.created process',
+      SpanKind.CONSUMER,
+      { traceparent: parent },
+      {},
+      async () => ({
+        traceparent: currentTraceparent(),
+        recording: trace.getActiveSpan()?.isRecording(),
+      }),
+    );
+    expect(seen.recording).toBe(false);
+    const [, traceId, spanId] = (seen.traceparent ?? '').split('-');
+    expect(traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(spanId).not.toBe('00f067aa0ba902b7');
   });
 });
