@@ -135,4 +135,23 @@ describe('OutboxRelay wake-ups and safety net (integration)', () => {
       description: 'the move',
     });
   });
+
+  it('looks again after a failed round, once its backoff is over', async () => {
+    const queries = start(60_000);
+    await sleep(100);
+    // the row and its wake-up, then the relay's look fails (the other session reads and writes here)
+    await other.query(
+      `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, 'test.wake', 'k', '{}', '{}')`,
+      [randomUUID()],
+    );
+    queries.mockRejectedValueOnce(new Error('connection reset'));
+    relay.nudge();
+    const left = async () =>
+      Number((await other.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`)).rows[0].n);
+    await waitFor(async () => (await left()) === 0, {
+      timeoutMs: 3_000,
+      intervalMs: 10,
+      description: 'the move after the failure',
+    });
+  });
 });

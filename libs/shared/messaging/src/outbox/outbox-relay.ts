@@ -130,6 +130,7 @@ export class OutboxRelay {
       return { busy: false };
     }
     this.lastLookAt = Date.now();
+    this.recheck = true; // kept if the round fails: the next one, after the backoff, looks again
     const moved = await this.drainOnce(this.backlog || prepared);
     const expected = this.backlog || prepared || this.lastLookSawRows;
     this.backlog = this.lastFull;
