@@ -53,7 +53,7 @@ class PreludedQuery extends Query {
 }
 
 // The preludes and `text` in one round trip on `client`; the statement's result, as client.query gives it.
-export function queryAfter(
+function queryAfter(
   client: Client,
   preludes: readonly Prelude[],
   text: string,
@@ -71,11 +71,6 @@ export function queryAfter(
     query.preludes = preludes;
     client.query(query as never);
   });
-}
-
-// BEGIN and `text` in one round trip on `client`.
-export function beginThenQuery(client: Client, text: string, values?: unknown[]): Promise<QueryResult> {
-  return queryAfter(client, [BEGIN], text, values);
 }
 
 // What a deferring runner holds back, by runner: sent in front of its next statement.
