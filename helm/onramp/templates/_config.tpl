@@ -30,6 +30,7 @@
 {{- if $t.db }}
 {{- $_ := set $env "DB_POOL_SIZE" (toString $app.database.poolSize) }}
 {{- $_ := set $env "DB_SCHEMA_WAIT_SECONDS" (toString $root.Values.database.schemaWaitSeconds) }}
+{{- $_ := set $env "DB_PREPARED_STATEMENTS" (ternary "true" "false" (ne $root.Values.database.preparedStatements false)) }}
 {{- $_ := set $env "DB_MIGRATE_AT_BOOT" (ternary "false" "true" $root.Values.database.migrations.enabled) }}
 {{- end }}
 {{- if $t.kafka }}

@@ -2,6 +2,8 @@ import { Query, QueryResult } from 'pg';
 import type { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
 
+import { statementNamesOf } from './prepared-statements';
+
 // A transaction's BEGIN travels with its first statement instead of alone (and so may a lock).
 //
 // TypeORM starts a transaction with a round trip of its own (START TRANSACTION, then wait), before
@@ -30,19 +32,36 @@ export interface Prelude {
 
 const BEGIN: Prelude = { text: 'BEGIN', values: [] };
 
+interface WireConnection {
+  parse(msg: { text: string; name?: string; types?: unknown[] }): void;
+  bind(msg: { statement?: string; portal?: string; values?: unknown[] }): void;
+  execute(msg: { portal?: string; rows?: number }): void;
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+}
+
 // pg's own Query, preceded on the wire by the preludes as unnamed statements without Sync. The
 // server answers each prelude's ParseComplete, BindComplete and CommandComplete, then the statement's
 // messages, then one ReadyForQuery; pg's Query collects the results as a multi-statement query does.
 // A failing prelude fails the query, and the server skips what follows it up to the Sync.
+//
+// A named statement (prepared-statements.ts) not yet prepared on the connection is parsed ahead of
+// the preludes: pg takes the first ParseComplete of a query as its statement's, and a prelude that
+// failed after it would otherwise leave pg sure of a statement the server never parsed. Parsing
+// reads no rows and takes no snapshot, so the statement still runs after the preludes, as before.
 class PreludedQuery extends Query {
   preludes: readonly Prelude[] = [];
+  declare name?: string;
+  declare text: string;
+  declare types?: unknown[];
 
   prepare(connection: unknown): void {
-    const c = connection as {
-      parse(msg: { text: string; name?: string; types?: number[] }): void;
-      bind(msg: { statement?: string; portal?: string; values?: unknown[] }): void;
-      execute(msg: { portal?: string; rows?: number }): void;
-    };
+    const c = connection as WireConnection;
+    const name = this.name;
+    if (name && c.parsedStatements[name] === undefined && c.submittedNamedStatements[name] === undefined) {
+      c.parse({ text: this.text, name, types: this.types });
+      c.submittedNamedStatements[name] = this.text; // pg's own bookkeeping: Query.prepare parses no more
+    }
     for (const prelude of this.preludes) {
       c.parse({ text: prelude.text, name: '', types: [] });
       c.bind({ statement: '', portal: '', values: prelude.values });
@@ -60,10 +79,13 @@ function queryAfter(
   values?: unknown[],
 ): Promise<QueryResult> {
   return new Promise((resolve, reject) => {
+    const names = statementNamesOf(client);
+    const name = names?.nameFor(text, values);
     const query = new PreludedQuery(
-      { text, values: values ?? [], queryMode: 'extended' } as unknown as string,
+      { text, values: values ?? [], name, queryMode: 'extended' } as unknown as string,
       undefined,
       (err: Error | undefined, res: unknown) => {
+        if (err && name) names?.failed(text, err);
         if (err) reject(err);
         else resolve((Array.isArray(res) ? res[res.length - 1] : res) as QueryResult);
       },

@@ -3,6 +3,7 @@ import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm'
 
 import { beginTransactionsWithFirstStatement } from './begin-with-first-statement';
 import { withMigrationLock } from './migration-lock';
+import { PreparingClient } from './prepared-statements';
 
 export interface ServiceDataSourceOptions {
   url: string;
@@ -12,6 +13,8 @@ export interface ServiceDataSourceOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
   poolSize?: number;
+  // Repeated statements prepared once per connection (prepared-statements.ts); on unless false.
+  preparedStatements?: boolean;
 }
 
 export function serviceDataSourceOptions(opts: ServiceDataSourceOptions): DataSourceOptions {
@@ -26,7 +29,11 @@ export function serviceDataSourceOptions(opts: ServiceDataSourceOptions): DataSo
     synchronize: false, // schemas change only through migrations
     // Not 'error': TypeORM would print failing queries with their parameters (PII, secrets).
     logging: ['migration'],
-    extra: { max: opts.poolSize ?? 10, application_name: `onramp-${opts.schema}` },
+    extra: {
+      max: opts.poolSize ?? 10,
+      application_name: `onramp-${opts.schema}`,
+      ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }),
+    },
   };
 }
 

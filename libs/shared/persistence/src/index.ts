@@ -12,3 +12,4 @@ export * from './queue-tables';
 export * from './sql-migration';
 export * from './begin-with-first-statement';
 export * from './xact-locks';
+export * from './prepared-statements';

@@ -35,15 +35,27 @@ export function dbPoolSize(source: NodeJS.ProcessEnv): number {
   return loadEnv({ DB_POOL_SIZE: int({ default: 10, min: 1, max: 500 }) }, source).DB_POOL_SIZE;
 }
 
+// Whether repeated statements are prepared on each connection (prepared-statements.ts). Off only
+// behind a pooler that cannot keep a session's prepared statements (PgBouncer in transaction mode
+// before 1.21).
+export function dbPreparedStatements(source: NodeJS.ProcessEnv): boolean {
+  return loadEnv({ DB_PREPARED_STATEMENTS: bool({ default: true }) }, source).DB_PREPARED_STATEMENTS;
+}
+
 // How a service process reaches its database, beyond the URL: what an app's config parses from
-// DB_POOL_SIZE, DB_MIGRATE_AT_BOOT and DB_SCHEMA_WAIT_SECONDS (both parsers above).
+// DB_POOL_SIZE, DB_PREPARED_STATEMENTS, DB_MIGRATE_AT_BOOT and DB_SCHEMA_WAIT_SECONDS (the parsers above).
 export interface DatabaseRuntimeConfig {
   poolSize: number;
+  preparedStatements: boolean;
   boot: MigrationBootPolicy;
 }
 
 export function loadDatabaseRuntimeConfig(source: NodeJS.ProcessEnv): DatabaseRuntimeConfig {
-  return { poolSize: dbPoolSize(source), boot: migrationBootPolicy(source) };
+  return {
+    poolSize: dbPoolSize(source),
+    preparedStatements: dbPreparedStatements(source),
+    boot: migrationBootPolicy(source),
+  };
 }
 
 export type ServiceDatabaseConfig = ServiceDataSourceOptions & DatabaseRuntimeConfig;
