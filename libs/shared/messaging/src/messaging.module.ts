@@ -33,6 +33,7 @@ export function createTransport(service: string, config: TransportConfig): Event
       databaseUrl: config.databaseUrl,
       clientId: `onramp-${service}`,
       partitions: config.partitions,
+      preparedStatements: config.preparedStatements,
     });
   }
   return new KafkaTransport({

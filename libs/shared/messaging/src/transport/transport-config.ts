@@ -1,4 +1,5 @@
 import { commonEnv, int, loadEnv } from '@onramp/config';
+import { dbPreparedStatements } from '@onramp/persistence';
 
 import {
   KafkaClientConfig,
@@ -11,7 +12,7 @@ import {
 // Which transport a service's events travel on, and how to reach it: what MessagingModule.forService
 // is given (EVENT_TRANSPORT and the Kafka or embedded settings, parsed once by the app's config).
 export type TransportConfig =
-  | { kind: 'embedded'; databaseUrl: string; partitions: number }
+  | { kind: 'embedded'; databaseUrl: string; partitions: number; preparedStatements: boolean }
   | {
       kind: 'kafka';
       client: KafkaClientConfig;
@@ -28,7 +29,12 @@ export function loadTransportConfig(source: NodeJS.ProcessEnv, readFile?: ReadFi
       { DATABASE_URL: commonEnv.DATABASE_URL, KAFKA_PARTITIONS: commonEnv.KAFKA_PARTITIONS },
       source,
     );
-    return { kind: 'embedded', databaseUrl: env.DATABASE_URL, partitions: env.KAFKA_PARTITIONS };
+    return {
+      kind: 'embedded',
+      databaseUrl: env.DATABASE_URL,
+      partitions: env.KAFKA_PARTITIONS,
+      preparedStatements: dbPreparedStatements(source),
+    };
   }
   const env = loadEnv(
     {

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 
+import { PreparingClient } from '@onramp/persistence';
+
 import { EventTransport, OutboxMover, SubscribeOptions, TransportRecord } from '../event-transport';
 import { partitionFor } from '../murmur2-partitioner';
 import { appendedEvents } from './appended-events';
@@ -19,6 +21,7 @@ export interface EmbeddedTransportOptions {
   retryMaxDelayMs?: number;
   commitIntervalMs?: number; // how often a group's handled offsets are written (0: after every batch)
   retentionHours?: number;
+  preparedStatements?: boolean; // repeated statements prepared once per connection; on unless false
 }
 
 // Kafka's contract without a broker, for the one-process `npm start`: a durable log in Postgres
@@ -43,6 +46,8 @@ export class EmbeddedTransport implements EventTransport {
       connectionString: this.opts.databaseUrl,
       max: 5,
       application_name: `${this.opts.clientId}-eventbus`,
+      // the log reads and offset writes repeat: prepared once per connection, as the services' own
+      ...(this.opts.preparedStatements === false ? {} : { Client: PreparingClient }),
     });
     pool.on('error', (err) => this.log.warn(`idle connection failed: ${err.message}`));
     try {
