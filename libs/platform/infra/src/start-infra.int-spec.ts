@@ -46,6 +46,28 @@ describe('startInfra', () => {
     }
   });
 
+  // The suites' server is an embedded one (its URL names a socket directory) unless the run was
+  // given a DATABASE_URL of its own.
+  const embedded = new URL(process.env['DATABASE_URL'] as string).searchParams.has('host');
+  (embedded ? it : it.skip)(
+    'reaches an embedded Postgres over a Unix socket in its cluster directory',
+    async () => {
+      const url = new URL(infra.env['DATABASE_URL'] as string);
+      expect(url.hostname).toBe('127.0.0.1');
+      expect(url.searchParams.get('host')).toMatch(/^\//);
+      expect(await serverAddress(url.toString())).toBeNull(); // no server address: not over TCP
+    },
+  );
+
+  (embedded ? it : it.skip)(
+    'still answers over TCP at the URL host and port, for tools that read only those',
+    async () => {
+      const url = new URL(infra.env['DATABASE_URL'] as string);
+      url.search = '';
+      expect(await serverAddress(url.toString())).toBe('127.0.0.1/32');
+    },
+  );
+
   it('gives a Kafka that kafkajs can produce to and consume from with a consumer group', async () => {
     const kafka = new Kafka({
       clientId: 'infra-check',
@@ -97,3 +119,14 @@ describe('startInfra', () => {
     }
   });
 });
+
+async function serverAddress(connectionString: string): Promise<string | null> {
+  const client = new Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ addr: string | null }>('select inet_server_addr()::text as addr');
+    return (rows[0] as { addr: string | null }).addr;
+  } finally {
+    await client.end();
+  }
+}
