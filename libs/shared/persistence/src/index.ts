@@ -12,4 +12,5 @@ export * from './queue-tables';
 export * from './sql-migration';
 export * from './begin-with-first-statement';
 export * from './xact-locks';
+export * from './write-with-next-statement';
 export * from './prepared-statements';
