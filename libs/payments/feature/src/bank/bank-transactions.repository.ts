@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { queryRows } from '@onramp/persistence';
+import { queryRows, writeWithNextStatement } from '@onramp/persistence';
 
 import type { SettlementContext } from '../matching/settlement-context';
 import {
@@ -272,7 +272,9 @@ export class BankTransactionsRepository {
       ? `, event AS (
          INSERT INTO ${event.table} (event_id, topic, key, envelope, headers) VALUES ($8, $9, $10, $11, $12))`
       : '';
-    await db.query(
+    // Nothing here reads what it wrote: it goes with the transaction's next statement or its COMMIT.
+    await writeWithNextStatement(
+      db,
       `WITH reference AS (
          UPDATE ${OPEN_REFERENCES} SET status = $6, matched_bank_transaction_id = $1, updated_at = $5
          WHERE reference = $2)${insertEvent}

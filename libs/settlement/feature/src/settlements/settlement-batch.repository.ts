@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 
-import { queryRows } from '@onramp/persistence';
+import { writeWithNextStatement } from '@onramp/persistence';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { SETTLEMENT_SCHEMA } from '../config';
@@ -41,7 +41,7 @@ export async function storeSigned(
     'gasPrice' in fees
       ? [null, null, fees.gasPrice.toString()]
       : [fees.maxFeePerGas.toString(), fees.maxPriorityFeePerGas.toString(), null];
-  const moved = await queryRows<{ order_uuid: string }>(
+  await writeWithNextStatement(
     manager,
     `WITH u AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[])
@@ -64,7 +64,7 @@ export async function storeSigned(
      ), expired AS (
        DELETE FROM ${SIGNED_TOTALS} WHERE signer_address = $6 AND minute < $10::timestamptz - interval '25 hours'
      )
-     SELECT order_uuid FROM moved`,
+     ${allMoved('moved', '$12', 'signed')}`,
     [
       rows.map((r) => r.orderUuid),
       rows.map((r) => r.from),
@@ -77,9 +77,9 @@ export async function storeSigned(
       gasPrice,
       at,
       signer.nextNonce.toString(),
+      rows.length,
     ],
   );
-  expectAll('signed', rows.length, moved.length);
 }
 
 // A node took each settlement's current transaction: the transaction is marked sent (the first
@@ -92,18 +92,19 @@ export async function markSentAndBroadcast(
   sent: { orderUuid: string; txHash: string }[],
 ): Promise<void> {
   if (sent.length === 0) return;
-  const moved = await queryRows<{ order_uuid: string }>(
+  await writeWithNextStatement(
     manager,
     `WITH marked AS (
        UPDATE ${TRANSACTIONS} SET first_sent_at = COALESCE(first_sent_at, $3) WHERE tx_hash = ANY($2::text[])
+     ), moved AS (
+       UPDATE ${SETTLEMENTS} SET state = 'BROADCAST', broadcast_at = $3, last_error = NULL, attempts = 0,
+         updated_at = $3
+       WHERE order_uuid = ANY($1::uuid[]) AND state IN ('SIGNED', 'BROADCAST')
+       RETURNING order_uuid
      )
-     UPDATE ${SETTLEMENTS} SET state = 'BROADCAST', broadcast_at = $3, last_error = NULL, attempts = 0,
-       updated_at = $3
-     WHERE order_uuid = ANY($1::uuid[]) AND state IN ('SIGNED', 'BROADCAST')
-     RETURNING order_uuid`,
-    [sent.map((s) => s.orderUuid), sent.map((s) => s.txHash), new Date()],
+     ${allMoved('moved', '$4', 'marked broadcast')}`,
+    [sent.map((s) => s.orderUuid), sent.map((s) => s.txHash), new Date(), sent.length],
   );
-  expectAll('marked broadcast', sent.length, moved.length);
 }
 
 export interface OutcomeRow {
@@ -126,7 +127,7 @@ export async function recordOutcomes(
 ): Promise<void> {
   if (rows.length === 0) return;
   const col = (i: number): string[] => rows.map((r) => r.event[i]);
-  const written = await queryRows<{ key: string }>(
+  await writeWithNextStatement(
     manager,
     `WITH u AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
@@ -136,14 +137,16 @@ export async function recordOutcomes(
          block_number = u.block_number, last_error = u.last_error, updated_at = $7
        FROM u WHERE s.order_uuid = u.order_uuid AND s.state IN ('SIGNED', 'BROADCAST')
        RETURNING s.order_uuid
+     ), written AS (
+       INSERT INTO ${outboxTable} (event_id, topic, key, envelope, headers)
+       SELECT e.event_id, e.topic, e.key, e.envelope, e.headers
+       FROM unnest($8::uuid[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[], $1::uuid[])
+         WITH ORDINALITY AS e(event_id, topic, key, envelope, headers, order_uuid, n)
+       WHERE e.order_uuid IN (SELECT order_uuid FROM moved)
+       ORDER BY e.n
+       RETURNING key
      )
-     INSERT INTO ${outboxTable} (event_id, topic, key, envelope, headers)
-     SELECT e.event_id, e.topic, e.key, e.envelope, e.headers
-     FROM unnest($8::uuid[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[], $1::uuid[])
-       WITH ORDINALITY AS e(event_id, topic, key, envelope, headers, order_uuid, n)
-     WHERE e.order_uuid IN (SELECT order_uuid FROM moved)
-     ORDER BY e.n
-     RETURNING key`,
+     ${allMoved('written', '$13', 'finalized')}`,
     [
       rows.map((r) => r.orderUuid),
       rows.map((r) => r.outcome),
@@ -157,14 +160,19 @@ export async function recordOutcomes(
       col(2),
       col(3),
       col(4),
+      rows.length,
     ],
   );
-  expectAll('finalized', rows.length, written.length);
 }
 
-function expectAll(what: string, expected: number, actual: number): void {
-  if (actual !== expected)
-    throw new Error(
-      `${what} ${actual} of ${expected} settlements: a row was not in the state its lock showed`,
-    );
+// The last part of a write above: no rows, or an error when `cte` (a part of the same statement)
+// has fewer rows than the `expected` parameter says. These writes travel with the transaction's next
+// statement or its COMMIT (writeWithNextStatement), so the check is the statement's own: a cast of
+// the message to an integer fails with the message in the error. CASE, because its branches are
+// evaluated in order: the cast only for a short count.
+function allMoved(cte: string, expected: string, what: string): string {
+  return `SELECT 1 FROM (SELECT count(*) AS n FROM ${cte}) c
+     WHERE CASE WHEN c.n = ${expected}::bigint THEN false
+       ELSE ('${what} ' || c.n || ' of ' || ${expected}::bigint
+         || ' settlements: a row was not in the state its lock showed')::int IS NULL END`;
 }
