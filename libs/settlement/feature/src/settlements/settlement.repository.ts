@@ -8,6 +8,7 @@ import { FX_QUOTE_COLUMNS, FX_QUOTES, FxQuoteRow, fxQuoteValues } from '../fx/fx
 import type { ReversalOutcome } from '../payments/payment-reversals.repository';
 
 import { SettlementEntity } from './settlement.entity';
+import { LEASES } from '../signers/signer-leases.repository';
 import { SignerEntity } from './signer.entity';
 
 // The tables, schema-qualified through SETTLEMENT_SCHEMA.
@@ -61,6 +62,38 @@ export async function lockDue(
      ORDER BY ${order} LIMIT ${param(limit)} FOR UPDATE SKIP LOCKED`,
     params,
   );
+}
+
+// The start of a signing batch in one statement: the settlements due (PENDING, HELD) oldest first,
+// locked (SKIP LOCKED), and with them the next nonce of the signer's row, locked FOR UPDATE (the
+// nonce counter, as lockSigner). None unless `lease.holder` still holds the signer's lease by the
+// database's clock; that lease row stays share-locked until the transaction ends (as holdsLease),
+// so a take-over waits for this signing to commit. `nextNonce` undefined: nothing due, or a signer
+// never used yet, whose row lockSigner creates.
+export async function lockDueToSign(
+  manager: EntityManager,
+  lease: { signerAddress: string; holder: string },
+  skip: ReadonlySet<string>,
+  limit: number,
+): Promise<{ due: SettlementEntity[]; nextNonce?: string }> {
+  const rows = await queryRows<SettlementEntity & { signerNextNonce: string | null }>(
+    manager,
+    `WITH lease AS (
+       SELECT 1 FROM ${LEASES} WHERE signer_address = $1 AND holder = $2 AND expires_at > clock_timestamp()
+       FOR SHARE
+     ), signer AS (
+       SELECT next_nonce FROM ${SIGNERS} WHERE address = $1 FOR UPDATE
+     )
+     SELECT ${COLUMNS}, (SELECT next_nonce::text FROM signer) AS "signerNextNonce"
+     FROM ${SETTLEMENTS} s
+     WHERE s.state IN ('PENDING', 'HELD') AND s.next_attempt_at <= now() AND EXISTS (SELECT 1 FROM lease)
+       AND NOT (s.order_uuid = ANY($3::uuid[]))
+     ORDER BY s.created_at ASC LIMIT $4 FOR UPDATE OF s SKIP LOCKED`,
+    [lease.signerAddress, lease.holder, [...skip], limit],
+  );
+  const nextNonce = rows[0]?.signerNextNonce ?? undefined;
+  const due = rows.map(({ signerNextNonce: _, ...s }) => s as SettlementEntity);
+  return { due, nextNonce };
 }
 
 // Keeps the settlement where it is and tries again later, saying why (for operators and alerts).

@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import { SETTLEMENT_SCHEMA } from '../config';
 
-const LEASES = `"${SETTLEMENT_SCHEMA}"."signer_leases"`;
+export const LEASES = `"${SETTLEMENT_SCHEMA}"."signer_leases"`;
 
 // Takes the signer's lease if it is free (no row) or expired, in one statement: two processes that
 // try at once are ordered by the primary key, and the later one finds the lease taken. True when

@@ -20,7 +20,7 @@ import { SignedRow, storeSigned } from '../settlements/settlement-batch.reposito
 import {
   deferSettlement,
   holdSettlement,
-  lockDue,
+  lockDueToSign,
   lockNextDue,
   lockSigner,
   recordQuote,
@@ -98,21 +98,28 @@ export class SignPendingStep {
   // the failure against the one settlement that caused it.
   async runBatch(signer: TransferSigner, skip: Set<string>, limit: number): Promise<SignBatchResult> {
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.leases.confirmHeld(manager, signer.address)))
-        return { signed: [], deferred: [], held: [], refused: [] };
-      const due = await lockDue(manager, ['PENDING', 'HELD'], skip, 'created', limit);
+      // The lease, the settlements and the signer's nonce counter in one round trip: nothing comes
+      // back unless the lease is still ours (the heartbeat notices a lease lost meanwhile).
+      const { due, nextNonce } = await lockDueToSign(
+        manager,
+        { signerAddress: signer.address, holder: this.leases.holder },
+        skip,
+        limit,
+      );
       for (const s of due) skip.add(s.orderUuid);
-      return this.signAll(manager, signer, due);
+      return this.signAll(manager, signer, due, nextNonce);
     });
   }
 
   // In order of `due`: each is priced if needed, screened, checked against the payout caps and the
   // wallet's balances (on top of everything signed before it, in this batch or earlier), given the
   // next nonce; then all of them get their gas estimates, are signed and stored.
+  // `lockedNonce`: the signer row's counter, already locked by the caller (lockDueToSign).
   private async signAll(
     manager: EntityManager,
     signer: TransferSigner,
     due: SettlementEntity[],
+    lockedNonce?: string,
   ): Promise<SignBatchResult> {
     const result: SignBatchResult = { signed: [], deferred: [], held: [], refused: [] };
     const priced: SettlementEntity[] = [];
@@ -123,9 +130,10 @@ export class SignPendingStep {
     if (priced.length === 0) return result;
 
     const address = signer.address;
-    const signerRow = await lockSigner(manager, address, this.config.chainId, () =>
-      this.chain.nonce(address, 'pending'),
-    );
+    const nextNonce =
+      lockedNonce ??
+      (await lockSigner(manager, address, this.config.chainId, () => this.chain.nonce(address, 'pending')))
+        .nextNonce;
     // Everything the chain has to say, asked at once (one batched JSON-RPC round trip), under the signer
     // lock: the gas estimates too, before the checks below have picked what is signed.
     const estimates = this.estimateAll(address, priced);
@@ -139,7 +147,7 @@ export class SignPendingStep {
     ]);
     const fees = capFees(networkFees, this.config.maxFeeWei);
     // Our counter normally leads; if the wallet was used elsewhere, never reuse a nonce the chain has seen.
-    const counter = BigInt(signerRow.nextNonce);
+    const counter = BigInt(nextNonce);
     let nonce = chainPending > counter ? chainPending : counter;
     const committed = { ...wallet.inFlight };
     let signedToday = wallet.signedInWindow;
