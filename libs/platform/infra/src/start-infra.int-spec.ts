@@ -48,7 +48,7 @@ describe('startInfra', () => {
 
   // The suites' server is an embedded one (its URL names a socket directory) unless the run was
   // given a DATABASE_URL of its own.
-  const embedded = new URL(process.env['DATABASE_URL'] as string).searchParams.has('host');
+  const embedded = new URL(loadInfraConfig().databaseUrl as string).searchParams.has('host');
   (embedded ? it : it.skip)(
     'reaches an embedded Postgres over a Unix socket in its cluster directory',
     async () => {

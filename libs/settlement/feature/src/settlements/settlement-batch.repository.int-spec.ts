@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { DataSource } from 'typeorm';
 
-import { Client } from 'pg';
-
 import { openServiceDataSource } from '@onramp/persistence';
+import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { SETTLEMENT_SCHEMA } from '../config';
 import { SERVICE_DATABASE } from '../database';
@@ -39,7 +38,7 @@ describe('settlement batch writes (integration, real Postgres)', () => {
 
   beforeAll(async () => {
     ds = await openServiceDataSource({
-      url: await freshDatabase(),
+      url: await createDatabase(loadInfraConfig().databaseUrl as string),
       schema: SETTLEMENT_SCHEMA,
       entities: [],
       migrations: SERVICE_DATABASE.migrations as Array<new () => object> as never,
@@ -75,18 +74,3 @@ describe('settlement batch writes (integration, real Postgres)', () => {
     );
   });
 });
-
-// A database of its own on the suites' server (a feature library does not import the test kit).
-async function freshDatabase(): Promise<string> {
-  const server = new URL(process.env['DATABASE_URL'] as string);
-  const name = `batch_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const client = new Client({ connectionString: server.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  server.pathname = `/${name}`;
-  return server.toString();
-}
