@@ -7,8 +7,9 @@ import { SETTLEMENT_SCHEMA } from '../config';
 import { FX_QUOTE_COLUMNS, FX_QUOTES, FxQuoteRow, fxQuoteValues } from '../fx/fx-quotes.repository';
 import type { ReversalOutcome } from '../payments/payment-reversals.repository';
 
-import { SettlementEntity } from './settlement.entity';
 import { LEASES } from '../signers/signer-leases.repository';
+import { SettlementTransactionEntity } from './settlement-transaction.entity';
+import { SettlementEntity } from './settlement.entity';
 import { SignerEntity } from './signer.entity';
 
 // The tables, schema-qualified through SETTLEMENT_SCHEMA.
@@ -16,6 +17,7 @@ const SETTLEMENTS = `"${SETTLEMENT_SCHEMA}"."settlements"`;
 const SIGNERS = `"${SETTLEMENT_SCHEMA}"."signers"`;
 const SIGNED_TOTALS = `"${SETTLEMENT_SCHEMA}"."signed_totals"`;
 const REVERSALS = `"${SETTLEMENT_SCHEMA}"."payment_reversals"`;
+const TRANSACTIONS = `"${SETTLEMENT_SCHEMA}"."settlement_transactions"`;
 
 // A settlement row as the entity (NUMERIC and BIGINT as strings).
 const COLUMNS = `s.order_uuid AS "orderUuid", s.merchant_id AS "merchantId", s.bank_transaction_id AS "bankTransactionId",
@@ -26,6 +28,12 @@ const COLUMNS = `s.order_uuid AS "orderUuid", s.merchant_id AS "merchantId", s.b
   s.raw_tx AS "rawTx", s.tx_hash AS "txHash", s.block_number AS "blockNumber", s.last_error AS "lastError",
   s.attempts, s.next_attempt_at AS "nextAttemptAt", s.signed_at AS "signedAt", s.released_by AS "releasedBy",
   s.broadcast_at AS "broadcastAt", s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
+
+// A settlement transaction's columns beside a settlement's, as SettlementTransactionEntity under `tx.`.
+const TRANSACTION_COLUMNS = `t.tx_hash AS "tx.txHash", t.id AS "tx.id", t.order_uuid AS "tx.orderUuid",
+  t.signer_address AS "tx.signerAddress", t.nonce AS "tx.nonce", t.raw_tx AS "tx.rawTx",
+  t.max_fee_per_gas AS "tx.maxFeePerGas", t.max_priority_fee_per_gas AS "tx.maxPriorityFeePerGas",
+  t.gas_price AS "tx.gasPrice", t.first_sent_at AS "tx.firstSentAt", t.created_at AS "tx.createdAt"`;
 
 // The next due settlement in one of `states` that no other worker holds. The row stays locked
 // until the caller's transaction ends; SKIP LOCKED lets several workers share the table. With
@@ -62,6 +70,48 @@ export async function lockDue(
      ORDER BY ${order} LIMIT ${param(limit)} FOR UPDATE SKIP LOCKED`,
     params,
   );
+}
+
+// The in-flight settlements of `signerAddress` due for a look (SIGNED, BROADCAST) in nonce order,
+// locked (SKIP LOCKED) as lockDue does, each with its transactions oldest first (the last is the
+// current one), as transactionsOfMany gives them: both in one round trip.
+export async function lockInFlightWithTransactions(
+  manager: EntityManager,
+  signerAddress: string,
+  limit: number,
+): Promise<{ rows: SettlementEntity[]; txsOf: Map<string, SettlementTransactionEntity[]> }> {
+  const found = await queryRows<Record<string, unknown>>(
+    manager,
+    `WITH due AS (
+       SELECT ${COLUMNS} FROM ${SETTLEMENTS} s
+       WHERE s.state IN ('SIGNED', 'BROADCAST') AND s.next_attempt_at <= now() AND s.signer_address = $1
+       ORDER BY s.nonce ASC NULLS LAST, s.created_at ASC LIMIT $2 FOR UPDATE SKIP LOCKED
+     )
+     SELECT due.*, ${TRANSACTION_COLUMNS}
+     FROM due LEFT JOIN ${TRANSACTIONS} t ON t.order_uuid = due."orderUuid"
+     ORDER BY due.nonce ASC NULLS LAST, due."createdAt" ASC, t.id ASC`,
+    [signerAddress, limit],
+  );
+  const rows: SettlementEntity[] = [];
+  const txsOf = new Map<string, SettlementTransactionEntity[]>();
+  for (const row of found) {
+    const settlement: Record<string, unknown> = {};
+    const tx: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) {
+      if (key.startsWith('tx.')) tx[key.slice(3)] = value;
+      else settlement[key] = value;
+    }
+    const orderUuid = settlement['orderUuid'] as string;
+    let txs = txsOf.get(orderUuid);
+    if (!txs) {
+      rows.push(settlement as unknown as SettlementEntity);
+      txs = [];
+      txsOf.set(orderUuid, txs);
+    }
+    if (tx['txHash'] !== null) txs.push(tx as unknown as SettlementTransactionEntity);
+  }
+  for (const [orderUuid, txs] of txsOf) if (txs.length === 0) txsOf.delete(orderUuid);
+  return { rows, txsOf };
 }
 
 // The start of a signing batch in one statement: the settlements due (PENDING, HELD) oldest first,

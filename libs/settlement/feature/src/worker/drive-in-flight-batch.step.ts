@@ -15,9 +15,8 @@ import { Finality } from '../chain/finality';
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { SettlementTransactionEntity } from '../settlements/settlement-transaction.entity';
 import { markSentAndBroadcast } from '../settlements/settlement-batch.repository';
-import { transactionsOfMany } from '../settlements/settlement-transaction.repository';
 import { SettlementEntity } from '../settlements/settlement.entity';
-import { lockDue } from '../settlements/settlement.repository';
+import { lockInFlightWithTransactions } from '../settlements/settlement.repository';
 import { crashPoint } from './crash-point';
 import { REBROADCAST_AFTER_MS } from './drive-in-flight.step';
 import { Finalization, SettlementFinalizer } from './settlement-finalizer.service';
@@ -65,12 +64,8 @@ export class DriveInFlightBatchStep {
         stalled: new Map(),
         complete: false,
       };
-      const rows = await lockDue(manager, ['SIGNED', 'BROADCAST'], new Set(), 'nonce', limit, signerAddress);
+      const { rows, txsOf } = await lockInFlightWithTransactions(manager, signerAddress, limit);
       if (rows.length === 0) return { ...result, complete: true };
-      const txsOf = await transactionsOfMany(
-        manager,
-        rows.map((s) => s.orderUuid),
-      );
       // Only transactions a node took can have a receipt. A settlement whose bytes were never marked
       // sent is sent below, unasked: if a process died between its send and the mark, the node answers
       // "nonce too low" or "already known", the batch stops there, and the one-by-one step reads that
