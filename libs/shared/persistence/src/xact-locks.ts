@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 
 import { beforeNextStatement } from './begin-with-first-statement';
+import { paramText } from './write-with-next-statement';
 
 // Transaction-scoped Postgres advisory locks, named as their takers have always named them: the
 // Postgres function and the hashing are the lock's identity, so a lock keeps its form for good (a
@@ -87,14 +88,9 @@ export async function takeXactLocksWithNextStatement(
   const { sql, params } = xactLocksQuery(missing);
   const prelude = {
     text: `SELECT 1 FROM (${sql}) AS locks WHERE locks.taken < 0`,
-    values: params.map(textArray),
+    values: params.map(paramText),
   };
   if (!beforeNextStatement(manager.queryRunner, prelude)) await manager.query(sql, params);
-}
-
-// A text[] parameter as Postgres reads it: every element quoted, its quotes and backslashes escaped.
-function textArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 
 function notHeld(transaction: object, locks: readonly XactLock[]): readonly XactLock[] {
