@@ -38,7 +38,9 @@ interface RpcAnswer {
 export interface RpcFaultProxy {
   url: string;
   fault: RpcFault;
-  rate: number; // share of requests the fault meets (0..1, default 1); the others pass
+  // share of requests the fault meets (0..1, default 1); the others pass. The first request a newly
+  // set fault targets always meets it, so a phase with a rate below 1 never passes without a fault.
+  rate: number;
   methods?: string[]; // when set, the fault meets only requests carrying one of these calls
   delayMs: number; // how late a 'slow' answer comes
   minGas: bigint; // the least gas limit an 'intrinsic-gas' node takes
@@ -55,6 +57,7 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
   const hung = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
   let receiptsHidden = true;
+  let lastMet: RpcFault = 'pass'; // the fault set when a request last met one
   const proxy: RpcFaultProxy = {
     url: '',
     fault: 'pass',
@@ -80,7 +83,9 @@ export async function startRpcFaultProxy(upstream: string): Promise<RpcFaultProx
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     const sends = calls.some((c) => c.method === 'eth_sendRawTransaction');
     const targeted = !proxy.methods || calls.some((c) => proxy.methods?.includes(c.method ?? ''));
-    const fault = !targeted || Math.random() >= proxy.rate ? 'pass' : proxy.fault;
+    const firstOfFault = proxy.fault !== lastMet;
+    const fault = !targeted || (!firstOfFault && Math.random() >= proxy.rate) ? 'pass' : proxy.fault;
+    if (fault !== 'pass') lastMet = fault;
     if (fault !== 'pass') {
       const seen = (proxy.injected[fault] ??= { requests: 0, sends: 0 });
       seen.requests++;
