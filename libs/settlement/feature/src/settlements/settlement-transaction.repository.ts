@@ -9,9 +9,29 @@ import { SettlementTransactionEntity } from './settlement-transaction.entity';
 
 const TRANSACTIONS = `"${SETTLEMENT_SCHEMA}"."settlement_transactions"`;
 
-const COLUMNS = `tx_hash AS "txHash", id, order_uuid AS "orderUuid", signer_address AS "signerAddress", nonce,
-  raw_tx AS "rawTx", max_fee_per_gas AS "maxFeePerGas", max_priority_fee_per_gas AS "maxPriorityFeePerGas",
-  gas_price AS "gasPrice", first_sent_at AS "firstSentAt", created_at AS "createdAt"`;
+// Each column of a transaction row and the SettlementTransactionEntity property it reads as.
+const FIELDS: ReadonlyArray<readonly [column: string, property: keyof SettlementTransactionEntity]> = [
+  ['tx_hash', 'txHash'],
+  ['id', 'id'],
+  ['order_uuid', 'orderUuid'],
+  ['signer_address', 'signerAddress'],
+  ['nonce', 'nonce'],
+  ['raw_tx', 'rawTx'],
+  ['max_fee_per_gas', 'maxFeePerGas'],
+  ['max_priority_fee_per_gas', 'maxPriorityFeePerGas'],
+  ['gas_price', 'gasPrice'],
+  ['first_sent_at', 'firstSentAt'],
+  ['created_at', 'createdAt'],
+];
+
+// The select list of a transaction row: from `table` (an alias, or none) and named `prefix` + the
+// property, so a statement joining it to another table's row can tell its columns apart.
+export function transactionColumns(table = '', prefix = ''): string {
+  const from = table ? `${table}.` : '';
+  return FIELDS.map(([column, property]) => `${from}${column} AS "${prefix}${property}"`).join(', ');
+}
+
+const COLUMNS = transactionColumns();
 
 export interface SignedAttempt {
   orderUuid: string;

@@ -9,6 +9,7 @@ import type { ReversalOutcome } from '../payments/payment-reversals.repository';
 
 import { LEASES } from '../signers/signer-leases.repository';
 import { SettlementTransactionEntity } from './settlement-transaction.entity';
+import { transactionColumns } from './settlement-transaction.repository';
 import { SettlementEntity } from './settlement.entity';
 import { SignerEntity } from './signer.entity';
 
@@ -30,10 +31,7 @@ const COLUMNS = `s.order_uuid AS "orderUuid", s.merchant_id AS "merchantId", s.b
   s.broadcast_at AS "broadcastAt", s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 
 // A settlement transaction's columns beside a settlement's, as SettlementTransactionEntity under `tx.`.
-const TRANSACTION_COLUMNS = `t.tx_hash AS "tx.txHash", t.id AS "tx.id", t.order_uuid AS "tx.orderUuid",
-  t.signer_address AS "tx.signerAddress", t.nonce AS "tx.nonce", t.raw_tx AS "tx.rawTx",
-  t.max_fee_per_gas AS "tx.maxFeePerGas", t.max_priority_fee_per_gas AS "tx.maxPriorityFeePerGas",
-  t.gas_price AS "tx.gasPrice", t.first_sent_at AS "tx.firstSentAt", t.created_at AS "tx.createdAt"`;
+const TRANSACTION_COLUMNS = transactionColumns('t', 'tx.');
 
 // The next due settlement in one of `states` that no other worker holds. The row stays locked
 // until the caller's transaction ends; SKIP LOCKED lets several workers share the table. With
