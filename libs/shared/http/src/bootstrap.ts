@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { installAppLogger, LoggingConfig, withLogContext } from '@onramp/logging';
 import { installHttpMetrics, installHttpTracing, installTracing, TracingConfig } from '@onramp/observability';
 
+import { installLeanAsyncResourceBind } from './async-resource-bind';
 import { inspectInput } from './input-guard';
 import { ProblemDetailsFilter } from './problem.filter';
 import { ProblemValidationPipe } from './validation.pipe';
@@ -42,6 +43,7 @@ const LEVELS: Record<string, LogLevel[]> = {
 export function createHttpAdapter(
   opts: Pick<HttpServiceOptions, 'bodyLimit' | 'formBodies' | 'emptyJsonIsObject' | 'trustProxy'> = {},
 ): FastifyAdapter {
+  installLeanAsyncResourceBind();
   const adapter = new FastifyAdapter({
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
