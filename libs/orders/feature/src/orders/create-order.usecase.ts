@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
 import { badRequest, IdempotentRequests } from '@onramp/http';
-import { AppendEvent, OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
+import { AppendEvent, OutboxRelay, OutboxWriter, pooledRandomBytes, uuidv7 } from '@onramp/messaging';
 import { checkOrderAmount, checkRecipientAddress } from '@onramp/orders-domain';
 import { StoredResponse } from '@onramp/persistence';
 import { chooseCollectionAccount, generateRfReference } from '@onramp/sepa';
@@ -76,7 +76,7 @@ export class CreateOrderUseCase {
   ): Promise<StoredResponse> {
     for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
       const order = this.draft(cmd, amount, recipientAddress);
-      order.reference = generateRfReference();
+      order.reference = generateRfReference(pooledRandomBytes);
       const event = this.outbox.prepare(this.orderCreated(order));
       const written = await this.orders.insertCreatedIfEligible(this.dataSource.manager, order, {
         table: this.outbox.table,
@@ -173,7 +173,7 @@ export class CreateOrderUseCase {
   // ON CONFLICT DO NOTHING keeps the transaction usable, so a taken reference is simply redrawn.
   private async insertWithFreshReference(manager: EntityManager, order: OrderEntity): Promise<void> {
     for (let attempt = 1; attempt <= REFERENCE_ATTEMPTS; attempt++) {
-      order.reference = generateRfReference();
+      order.reference = generateRfReference(pooledRandomBytes);
       if (await this.orders.insertIfNew(manager, order)) return;
     }
     throw new Error(`no free payment reference after ${REFERENCE_ATTEMPTS} attempts`);
