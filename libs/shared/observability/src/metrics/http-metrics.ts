@@ -1,10 +1,16 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { MetricsAccess, mayReadMetrics, METRICS_REFUSED } from './metrics-access';
-import { metrics, MetricsRegistry } from './metrics-registry';
+import { Counter, Histogram, metrics, MetricsRegistry } from './metrics-registry';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus-format';
 
 export const METRICS_PATH = '/metrics';
+
+interface ResponseSeries {
+  requests: ReturnType<Counter['series']>;
+  errors: ReturnType<Counter['series']> | undefined; // 5xx only
+  duration: ReturnType<Histogram['series']>;
+}
 
 // A request that matched no route is one series, whatever its path: raw paths would let any client
 // create unbounded label values.
@@ -23,6 +29,24 @@ export function installHttpMetrics(
     'http_request_duration_seconds',
     'Time from receiving a request to sending its answer, by route.',
   );
+  // The series of each method, route and status, kept once seen: a response then counts without
+  // building and sorting its label set (routes are templates and statuses few, so this stays small).
+  const seriesOf = new Map<string, ResponseSeries>();
+  const series = (method: string, route: string, statusCode: number): ResponseSeries => {
+    const key = `${method} ${statusCode} ${route}`;
+    let found = seriesOf.get(key);
+    if (!found) {
+      const labels = { service, method, route };
+      const status = String(statusCode);
+      found = {
+        requests: requests.series({ ...labels, status }),
+        errors: statusCode >= 500 ? errors.series({ ...labels, status }) : undefined,
+        duration: duration.series(labels),
+      };
+      seriesOf.set(key, found);
+    }
+    return found;
+  };
   const started = new WeakMap<FastifyRequest, bigint>();
   // Callback hooks, not async ones: no promise per hook and request.
   fastify.addHook('onRequest', (request, _reply, done) => {
@@ -31,12 +55,10 @@ export function installHttpMetrics(
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const start = started.get(request);
-    const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
-    const labels = { service, method: request.method, route };
-    const status = String(reply.statusCode);
-    requests.inc({ ...labels, status });
-    if (reply.statusCode >= 500) errors.inc({ ...labels, status });
-    if (start !== undefined) duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    const of = series(request.method, request.routeOptions?.url ?? UNMATCHED_ROUTE, reply.statusCode);
+    of.requests.inc();
+    of.errors?.inc();
+    if (start !== undefined) of.duration.observe(Number(process.hrtime.bigint() - start) / 1e9);
     done();
   });
 }

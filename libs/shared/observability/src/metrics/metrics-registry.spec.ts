@@ -39,6 +39,24 @@ describe('MetricsRegistry', () => {
     expect(await registry.render()).not.toContain('schema="kyc"');
   });
 
+  it("counts a kept series into the same sample as its labels, whatever the labels' order", async () => {
+    const registry = new MetricsRegistry();
+    const jobs = registry.counter('jobs_total', 'Jobs.');
+    const ok = jobs.series({ outcome: 'ok', queue: 'a' });
+    ok.inc();
+    jobs.inc({ queue: 'a', outcome: 'ok' }, 2);
+    ok.inc(4);
+    const work = registry.histogram('work_seconds', 'Work.', [0.1, 1]);
+    work.series({ kind: 'x' }).observe(0.05);
+    work.observe({ kind: 'x' }, 2);
+    const text = await registry.render();
+    expect(text).toContain('jobs_total{outcome="ok",queue="a"} 7\n');
+    expect(text).toContain('work_seconds_bucket{kind="x",le="0.1"} 1');
+    expect(text).toContain('work_seconds_bucket{kind="x",le="1"} 1');
+    expect(text).toContain('work_seconds_count{kind="x"} 2');
+    expect(text).toContain('work_seconds_sum{kind="x"} 2.05');
+  });
+
   it('refuses one name with two types', () => {
     const registry = new MetricsRegistry();
     registry.counter('x', 'X.');

@@ -17,10 +17,24 @@ export class Counter extends Instrument {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
 
   inc(labels: Labels = {}, by = 1): void {
+    this.entry(labels).value += by;
+  }
+
+  // One label set's series, kept by a hot path so that counting skips the lookup of its labels.
+  series(labels: Labels = {}): { inc(by?: number): void } {
+    const entry = this.entry(labels);
+    return {
+      inc: (by = 1) => {
+        entry.value += by;
+      },
+    };
+  }
+
+  private entry(labels: Labels): { labels: Labels; value: number } {
     const key = keyOf(labels);
-    const entry = this.values.get(key) ?? { labels, value: 0 };
-    entry.value += by;
-    this.values.set(key, entry);
+    let entry = this.values.get(key);
+    if (!entry) this.values.set(key, (entry = { labels, value: 0 }));
+    return entry;
   }
 
   collect(): MetricFamily {
@@ -60,14 +74,24 @@ export class Histogram extends Instrument {
   }
 
   observe(labels: Labels, value: number): void {
+    this.series(labels).observe(value);
+  }
+
+  // One label set's series, kept by a hot path so that observing skips the lookup of its labels.
+  series(labels: Labels): { observe(value: number): void } {
     const key = keyOf(labels);
-    const entry = this.values.get(key) ?? { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-    this.buckets.forEach((le, i) => {
-      if (value <= le) entry.counts[i]++;
-    });
-    entry.sum += value;
-    entry.count++;
-    this.values.set(key, entry);
+    let entry = this.values.get(key);
+    if (!entry)
+      this.values.set(key, (entry = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+    const { buckets } = this;
+    const series = entry;
+    return {
+      observe: (value: number) => {
+        for (let i = 0; i < buckets.length; i++) if (value <= buckets[i]!) series.counts[i]!++;
+        series.sum += value;
+        series.count++;
+      },
+    };
   }
 
   collect(): MetricFamily {
