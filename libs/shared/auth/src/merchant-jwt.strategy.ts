@@ -77,7 +77,7 @@ export class MerchantJwtStrategy extends PassportStrategy(Strategy, MERCHANT_JWT
   // and every token the cache does not vouch for, goes through passport-jwt as before.
   override authenticate(req: Request, options?: object): void {
     const token = bearerToken(req);
-    const claims = token ? this.verified.get(token, (kid) => this.jwks.current(kid), kidOf) : undefined;
+    const claims = token ? this.verified.get(token, (kid) => this.jwks.current(kid)) : undefined;
     if (!token || !claims) return super.authenticate(req, options);
     this.validate(req, claims).then(
       (merchant) => (merchant ? this.success(merchant) : this.fail(401)),
@@ -97,6 +97,6 @@ export class MerchantJwtStrategy extends PassportStrategy(Strategy, MERCHANT_JWT
   private remember(token: string | null, payload: AccessTokenClaims): void {
     const kid = token ? kidOf(token) : undefined;
     const key = kid === undefined ? undefined : this.jwks.current(kid);
-    if (token && key) this.verified.set(token, payload, key);
+    if (token && kid !== undefined && key) this.verified.set(token, payload, key, kid);
   }
 }
