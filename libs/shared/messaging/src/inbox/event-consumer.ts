@@ -34,10 +34,21 @@ export type EventHandler<K extends EventType> = (
   manager: EntityManager,
 ) => Promise<void>;
 
-// The advisory locks a handler takes before anything else (see EventConsumer.on).
+// The advisory locks a handler takes before anything else, and the work it can do for several of its
+// events at once (see EventConsumer.on).
 export interface EventHandlerOptions<K extends EventType> {
   locksFirst?: (event: EventEnvelope<K, EventMap[K]>) => XactLock[];
+  prepareRun?: RunPreparer<K>;
 }
+
+// Called in a batch's transaction with each run of its new events of one type that follow each
+// other in the batch (two or more), right before the first of them is handled: one statement for
+// what each handler would have sent on its own. The handlers still run, each for its event, and
+// must work without it (an event handled alone, or a batch retried one by one, has no run).
+export type RunPreparer<K extends EventType> = (
+  events: ReadonlyArray<EventEnvelope<K, EventMap[K]>>,
+  manager: EntityManager,
+) => Promise<void>;
 
 // Told after a handler's transaction committed (not for a redelivery that was a no-op), and whether
 // it may have written events to the outbox (false only when it surely did not: see eventsPrepared).
@@ -72,6 +83,7 @@ export class EventConsumer {
   private readonly log = new Logger(EventConsumer.name);
   private readonly handlers = new Map<string, EventHandler<EventType>>();
   private readonly locksOf = new Map<string, (event: AnyEnvelope) => XactLock[]>();
+  private readonly preparers = new Map<string, RunPreparer<EventType>>();
   private readonly committedListeners: CommittedListener[] = [];
   // What handlers asked to run once their transaction ended, by the transaction's manager.
   private readonly endHooks = new WeakMap<EntityManager, TransactionEndHook[]>();
@@ -92,6 +104,7 @@ export class EventConsumer {
     if (this.handlers.has(type)) throw new Error(`a handler for ${type} is already registered`);
     this.handlers.set(type, handler as unknown as EventHandler<EventType>);
     if (options.locksFirst) this.locksOf.set(type, options.locksFirst as (event: AnyEnvelope) => XactLock[]);
+    if (options.prepareRun) this.preparers.set(type, options.prepareRun as unknown as RunPreparer<EventType>);
   }
 
   // Wakes the stages that act on what handlers write (the outbox relay, a worker) right after the
@@ -275,10 +288,12 @@ export class EventConsumer {
     const handledTypes = await this.transaction(async (manager) => {
       const inserted = await this.markInbox(manager, ids, topics, locks);
       const fresh = new Set(inserted.map((r) => r.event_id.toLowerCase()));
+      // handled before, or a second copy within this batch: skipped
+      const todo = batch.filter((p) => fresh.delete(p.event.id.toLowerCase()));
       const types: EventType[] = [];
-      for (const { record, event, handler } of batch) {
-        const id = event.id.toLowerCase();
-        if (!fresh.delete(id)) continue; // handled before, or a second copy within this batch
+      for (let i = 0; i < todo.length; i++) {
+        const { record, event, handler } = todo[i]!;
+        if (todo[i - 1]?.event.type !== event.type) await this.prepareRun(todo, i, manager);
         await this.inEventContext(record, event, () => handler(event, manager));
         types.push(event.type);
       }
@@ -287,6 +302,21 @@ export class EventConsumer {
     });
     const wrote = this.wroteSince(before);
     for (const type of new Set(handledTypes)) this.notifyCommitted(type, wrote);
+  }
+
+  // The run of events of one type starting at `from`, given to that type's preparer if it has one.
+  private async prepareRun(todo: readonly ParsedRecord[], from: number, manager: EntityManager) {
+    const type = todo[from]!.event.type;
+    const prepare = this.preparers.get(type);
+    if (!prepare) return;
+    let to = from + 1;
+    while (to < todo.length && todo[to]!.event.type === type) to++;
+    // No event's span or log context: the run's events get theirs when their handlers run.
+    if (to - from >= 2)
+      await prepare(
+        todo.slice(from, to).map((p) => p.event),
+        manager,
+      );
   }
 
   private locksFor(events: readonly AnyEnvelope[]): XactLock[] {
