@@ -21,6 +21,12 @@ export interface OrderReference {
   recipientAddress: string;
 }
 
+// An order.created's reference row: OPEN from the order's creation (ORDER_TTL counts from it).
+export type NewOpenReference = OrderReference & { createdAt: Date; kycUserUuid: string };
+
+// What opening a reference found (see insertOpenProbingCredits).
+export type OpenOutcome = 'opened' | 'credit-waiting' | 'taken';
+
 // The advisory lock of one (normalized) reference.
 export function referenceLock(reference: string): XactLock {
   return { form: 'text-pair', space: 'payments.reference', name: reference };
@@ -61,35 +67,52 @@ export class OpenReferencesRepository {
   // credit that named the reference before (a credit takes the same lock, then reads the
   // references). The probe is a superset of the waiting and early statement credits the slow path
   // then reads under row locks; it reads the partial GIN index of unmatched credits (@>).
-  async insertOpenProbingCredits(
+  async insertOpenProbingCredits(db: EntityManager, ref: NewOpenReference): Promise<OpenOutcome> {
+    const [outcome] = await this.insertManyOpenProbingCredits(db, [ref]);
+    return outcome!;
+  }
+
+  // The same for several order.created events in one statement (a run of them in one consumer
+  // batch): an outcome per reference, in their order. Each row is opened only if its reference is
+  // free, as one insert after another would; two events naming one reference open it once, for
+  // the first.
+  async insertManyOpenProbingCredits(
     db: EntityManager,
-    ref: OrderReference & { createdAt: Date; kycUserUuid: string },
-  ): Promise<'opened' | 'credit-waiting' | 'taken'> {
-    const [row] = await queryRows<{ opened: boolean; creditWaiting: boolean }>(
+    refs: readonly NewOpenReference[],
+  ): Promise<OpenOutcome[]> {
+    const rows = await queryRows<{ opened: boolean; creditWaiting: boolean }>(
       db,
-      `WITH opened AS (
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::numeric[], $5::text[], $6::text[],
+             $7::timestamptz[], $8::uuid[])
+           WITH ORDINALITY AS i(reference, order_uuid, merchant_id, amount, currency, recipient_address,
+             created_at, kyc_user_uuid, n)
+       ), opened AS (
          INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status, created_at, kyc_user_uuid)
-         VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8)
+         SELECT reference, order_uuid, merchant_id, amount, currency, recipient_address, 'OPEN', created_at, kyc_user_uuid
+         FROM input ORDER BY n
          ON CONFLICT DO NOTHING
-         RETURNING reference)
-       SELECT EXISTS (SELECT 1 FROM opened) AS opened,
+         RETURNING reference, order_uuid)
+       SELECT i.n,
+         EXISTS (SELECT 1 FROM opened o WHERE o.reference = i.reference AND o.order_uuid = i.order_uuid
+           AND i.n = (SELECT min(f.n) FROM input f WHERE f.reference = i.reference)) AS opened,
          EXISTS (SELECT 1 FROM ${BANK_TRANSACTIONS} t
-           WHERE t.match_status = 'UNMATCHED' AND t.candidate_references @> ARRAY[$1::text]
-             AND (t.merchant_id = $3 OR (t.source = 'STATEMENT' AND t.suspense_reason = 'UNKNOWN_REFERENCE'))
-         ) AS "creditWaiting"`,
+           WHERE t.match_status = 'UNMATCHED' AND t.candidate_references @> ARRAY[i.reference]
+             AND (t.merchant_id = i.merchant_id OR (t.source = 'STATEMENT' AND t.suspense_reason = 'UNKNOWN_REFERENCE'))
+         ) AS "creditWaiting"
+       FROM input i ORDER BY i.n`,
       [
-        ref.reference,
-        ref.orderUuid,
-        ref.merchantId,
-        ref.amount,
-        ref.currency,
-        ref.recipientAddress,
-        ref.createdAt,
-        ref.kycUserUuid,
+        refs.map((r) => r.reference),
+        refs.map((r) => r.orderUuid),
+        refs.map((r) => r.merchantId),
+        refs.map((r) => r.amount),
+        refs.map((r) => r.currency),
+        refs.map((r) => r.recipientAddress),
+        refs.map((r) => r.createdAt),
+        refs.map((r) => r.kycUserUuid),
       ],
     );
-    if (!row?.opened) return 'taken';
-    return row.creditWaiting ? 'credit-waiting' : 'opened';
+    return rows.map((row) => (!row.opened ? 'taken' : row.creditWaiting ? 'credit-waiting' : 'opened'));
   }
 
   async findByOrder(db: EntityManager, orderUuid: string): Promise<OpenReferenceEntity | undefined> {

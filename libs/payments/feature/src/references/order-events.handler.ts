@@ -8,13 +8,24 @@ import { normalizeReference } from '@onramp/sepa';
 import { BankTransactionsRepository } from '../bank/bank-transactions.repository';
 import { CreditMatcher } from '../matching/credit-matcher';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
-import { OpenReferencesRepository, OrderReference, referenceLock } from './open-references.repository';
+import {
+  NewOpenReference,
+  OpenOutcome,
+  OpenReferencesRepository,
+  OrderReference,
+  referenceLock,
+} from './open-references.repository';
+
+type OrderCreated = EventEnvelope<'order.created', OrderCreatedV1>;
 
 // Learns the references to expect from the orders service. Every handler is idempotent: the
 // consumer records the event id in the same transaction, and the writes themselves are upserts.
 @Injectable()
 export class OrderEventsHandler implements OnModuleInit {
   private readonly log = new Logger(OrderEventsHandler.name);
+  // What a run's one insert found for each of its events, by the transaction's manager: a batch
+  // that rolls back takes its manager, and with it these outcomes, along.
+  private readonly openedInRun = new WeakMap<EntityManager, Map<string, OpenOutcome>>();
 
   constructor(
     private readonly consumer: EventConsumer,
@@ -27,6 +38,7 @@ export class OrderEventsHandler implements OnModuleInit {
   onModuleInit(): void {
     this.consumer.on(Topics.OrderCreated, (event, manager) => this.onOrderCreated(event, manager), {
       locksFirst: (event) => [referenceLock(normalizeReference(event.data.reference))],
+      prepareRun: (events, manager) => this.openRun(events, manager),
     });
     this.consumer.on(Topics.OrderCompleted, (event, manager) => this.closeReference(event, manager));
     this.consumer.on(Topics.OrderFailed, (event, manager) => this.closeReference(event, manager));
@@ -37,19 +49,14 @@ export class OrderEventsHandler implements OnModuleInit {
   // which took the reference's advisory lock (locksFirst): the insert that also probes for waiting
   // credits. Only when the probe finds one, or the
   // reference was there already, the row lock and the locked reads below run.
-  async onOrderCreated(
-    event: EventEnvelope<'order.created', OrderCreatedV1>,
-    manager: EntityManager,
-  ): Promise<void> {
-    const { data, merchantId } = event;
+  async onOrderCreated(event: OrderCreated, manager: EntityManager): Promise<void> {
+    const { data } = event;
     const reference = normalizeReference(data.reference);
     await this.references.lockKeys(manager, [reference]);
-    // created_at is the order's creation, from which ORDER_TTL counts (not when this event arrived)
-    const opened = await this.references.insertOpenProbingCredits(manager, {
-      ...orderReferenceOf(data, merchantId, reference),
-      createdAt: new Date(event.occurredAt),
-      kycUserUuid: data.kycUserUuid,
-    });
+    const inRun = this.openedInRun.get(manager);
+    const known = inRun?.get(event.id);
+    inRun?.delete(event.id);
+    const opened = known ?? (await this.references.insertOpenProbingCredits(manager, newReferenceOf(event)));
     if (opened === 'opened') return;
     const ref = await this.references.findForUpdate(manager, reference);
     if (!ref || ref.orderUuid !== data.orderUuid) {
@@ -72,6 +79,15 @@ export class OrderEventsHandler implements OnModuleInit {
         `statement credit ${credit.id} booked before order ${ref.orderUuid} was known: ${outcome}`,
       );
     }
+  }
+
+  // Several order.created in a row in one batch: their references opened (and probed) in one
+  // statement, each handler then reads its outcome instead of inserting its own.
+  private async openRun(events: readonly OrderCreated[], manager: EntityManager): Promise<void> {
+    const outcomes = await this.references.insertManyOpenProbingCredits(manager, events.map(newReferenceOf));
+    const inRun = this.openedInRun.get(manager) ?? new Map<string, OpenOutcome>();
+    events.forEach((event, i) => inRun.set(event.id, outcomes[i]!));
+    this.openedInRun.set(manager, inRun);
   }
 
   // A FAILED order sent no USDC: a credit of it that the bank took back (payment.reversed) had its
@@ -102,6 +118,16 @@ export class OrderEventsHandler implements OnModuleInit {
       );
     }
   }
+}
+
+// created_at is the order's creation, from which ORDER_TTL counts (not when its event arrived).
+function newReferenceOf(event: OrderCreated): NewOpenReference {
+  const { data, merchantId } = event;
+  return {
+    ...orderReferenceOf(data, merchantId, normalizeReference(data.reference)),
+    createdAt: new Date(event.occurredAt),
+    kycUserUuid: data.kycUserUuid,
+  };
 }
 
 // The reference row an order event describes (order.created opens it, order.completed/failed close it).

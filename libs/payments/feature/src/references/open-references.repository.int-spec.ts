@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+
+import { DataSource } from 'typeorm';
+
+import { openServiceDataSource } from '@onramp/persistence';
+import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
+
+import { PAYMENTS_SCHEMA } from '../config';
+import { SERVICE_DATABASE } from '../database';
+import { NewOpenReference, OpenReferencesRepository } from './open-references.repository';
+
+// A run of order.created events opens its references in one statement: each outcome must be what
+// the same events would have found one insert after another.
+describe('open references: a run of order.created in one statement (integration, real Postgres)', () => {
+  let ds: DataSource;
+  const repo = new OpenReferencesRepository();
+  const merchant = randomUUID();
+  let n = 0;
+  const ref = (over: Partial<NewOpenReference> = {}): NewOpenReference => ({
+    reference: `RF${String(10 + (n++ % 89)).padStart(2, '0')}RUN${randomUUID().slice(0, 8).toUpperCase()}`,
+    orderUuid: randomUUID(),
+    merchantId: merchant,
+    amount: '100.50',
+    currency: 'EUR',
+    recipientAddress: '0x' + 'ab'.repeat(20),
+    createdAt: new Date('2026-11-29T12:00:00Z'),
+    kycUserUuid: randomUUID(),
+    ...over,
+  });
+  const rowOf = async (reference: string) =>
+    (
+      await ds.query(
+        `SELECT order_uuid AS "orderUuid", amount, status, created_at AS "createdAt"
+           FROM payments.open_references WHERE reference = $1`,
+        [reference],
+      )
+    )[0];
+
+  beforeAll(async () => {
+    ds = await openServiceDataSource({
+      url: await createDatabase(loadInfraConfig().databaseUrl as string),
+      schema: PAYMENTS_SCHEMA,
+      entities: [],
+      migrations: SERVICE_DATABASE.migrations as Array<new () => object> as never,
+    });
+  });
+  afterAll(async () => ds?.destroy());
+
+  it('opens each free reference, tells a waiting credit and a taken reference, in the order given', async () => {
+    const fresh = ref();
+    const waited = ref();
+    const taken = ref();
+    const twice = ref();
+    const twiceOther = { ...ref(), reference: twice.reference };
+    await repo.insertOpenProbingCredits(ds.manager, { ...taken, orderUuid: randomUUID() });
+    await ds.query(
+      `INSERT INTO payments.bank_transactions (id, merchant_id, candidate_references, amount, currency, payer_name,
+         status, match_status)
+       VALUES ($1, $2, ARRAY[$3], 100.50, 'EUR', 'J. Doe', 'BOOKED', 'UNMATCHED')`,
+      [randomUUID(), merchant, waited.reference],
+    );
+    const outcomes = await ds.transaction((m) =>
+      repo.insertManyOpenProbingCredits(m, [fresh, waited, taken, twice, twiceOther, twice]),
+    );
+    expect(outcomes).toEqual(['opened', 'credit-waiting', 'taken', 'opened', 'taken', 'taken']);
+    expect(await rowOf(fresh.reference)).toEqual({
+      orderUuid: fresh.orderUuid,
+      amount: '100.50',
+      status: 'OPEN',
+      createdAt: fresh.createdAt,
+    });
+    expect((await rowOf(waited.reference)).orderUuid).toBe(waited.orderUuid);
+    expect((await rowOf(taken.reference)).orderUuid).not.toBe(taken.orderUuid);
+    expect((await rowOf(twice.reference)).orderUuid).toBe(twice.orderUuid);
+  });
+
+  it('answers one event alone as the run would', async () => {
+    const alone = ref();
+    expect(await repo.insertOpenProbingCredits(ds.manager, alone)).toBe('opened');
+    expect(await repo.insertOpenProbingCredits(ds.manager, alone)).toBe('taken');
+  });
+});
