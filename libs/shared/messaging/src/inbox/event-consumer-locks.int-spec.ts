@@ -1,29 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
 import { Client } from 'pg';
-import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { createMessagingTables, openServiceDataSource, takeXactLocks, XactLock } from '@onramp/persistence';
-import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
+import { takeXactLocks, XactLock } from '@onramp/persistence';
+import { waitFor } from '@onramp/platform-infra';
 
 import { uuidv7 } from '../ids';
+import { openMessagingTestDatabase } from '../testing/messaging-test-database';
 import { EmbeddedTransport } from '../transport/embedded/embedded.transport';
 import { TransportRecord } from '../transport/event-transport';
 import { EventConsumer } from './event-consumer';
 
 const SCHEMA = 'lockfirst';
-
-class InitLockFirst1700000000000 implements MigrationInterface {
-  name = 'InitLockFirst1700000000000';
-  async up(qr: QueryRunner): Promise<void> {
-    await createMessagingTables(qr, SCHEMA);
-    await qr.query(`CREATE TABLE "${SCHEMA}"."facts" (name TEXT PRIMARY KEY)`);
-  }
-  async down(qr: QueryRunner): Promise<void> {
-    await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-  }
-}
 
 const lockOf = (name: string): XactLock => ({ form: 'text-pair', space: 'lockfirst', name });
 
@@ -38,13 +28,9 @@ describe('EventConsumer locks a handler takes first (integration)', () => {
 
   // a database per case: a new group reads the bus from its start, and must find only its case's events
   beforeEach(async () => {
-    url = await createDatabase(loadInfraConfig().databaseUrl as string);
-    ds = await openServiceDataSource({
-      url,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [InitLockFirst1700000000000],
-    });
+    ({ url, ds } = await openMessagingTestDatabase(SCHEMA, [
+      `CREATE TABLE "${SCHEMA}"."facts" (name TEXT PRIMARY KEY)`,
+    ]));
     bus = new EmbeddedTransport({
       databaseUrl: url,
       clientId: 'lockfirst',

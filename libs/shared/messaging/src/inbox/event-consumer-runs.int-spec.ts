@@ -1,28 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
-import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { createMessagingTables, openServiceDataSource } from '@onramp/persistence';
-import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { uuidv7 } from '../ids';
+import { openMessagingTestDatabase } from '../testing/messaging-test-database';
 import { EmbeddedTransport } from '../transport/embedded/embedded.transport';
 import { ConsumedRecord } from '../transport/event-transport';
 import { EventConsumer } from './event-consumer';
 
 const SCHEMA = 'runs';
-
-class InitRuns1700000000000 implements MigrationInterface {
-  name = 'InitRuns1700000000000';
-  async up(qr: QueryRunner): Promise<void> {
-    await createMessagingTables(qr, SCHEMA);
-    await qr.query(`CREATE TABLE "${SCHEMA}"."facts" (name TEXT PRIMARY KEY)`);
-  }
-  async down(qr: QueryRunner): Promise<void> {
-    await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-  }
-}
 
 // Real Postgres: a handler's preparer is given each run of two or more new events of its type that
 // follow each other in a batch, in the batch's transaction, before the first of them is handled.
@@ -32,13 +20,11 @@ describe('EventConsumer runs of one type in a batch (integration)', () => {
   let offset = 0;
 
   beforeAll(async () => {
-    const url = await createDatabase(loadInfraConfig().databaseUrl as string);
-    ds = await openServiceDataSource({
-      url,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [InitRuns1700000000000],
-    });
+    const db = await openMessagingTestDatabase(SCHEMA, [
+      `CREATE TABLE "${SCHEMA}"."facts" (name TEXT PRIMARY KEY)`,
+    ]);
+    ds = db.ds;
+    const url = db.url;
     bus = new EmbeddedTransport({ databaseUrl: url, clientId: 'runs', partitions: 1, pollIntervalMs: 100 });
     await bus.connect();
   });

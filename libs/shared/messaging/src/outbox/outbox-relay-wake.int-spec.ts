@@ -1,29 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
 import { Client } from 'pg';
-import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
-import { createMessagingTables, openServiceDataSource, outboxDeleteOnPublishSql } from '@onramp/persistence';
-import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
+import { outboxDeleteOnPublishSql } from '@onramp/persistence';
+import { waitFor } from '@onramp/platform-infra';
 
+import { openMessagingTestDatabase } from '../testing/messaging-test-database';
 import { EmbeddedTransport } from '../transport/embedded/embedded.transport';
 import { relayLockKey } from '../transport/event-transport';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxWriter } from './outbox-writer';
 
 const SCHEMA = 'relaywake';
-
-class InitRelayWake1700000000000 implements MigrationInterface {
-  name = 'InitRelayWake1700000000000';
-  async up(qr: QueryRunner): Promise<void> {
-    await createMessagingTables(qr, SCHEMA);
-    for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
-  }
-  async down(qr: QueryRunner): Promise<void> {
-    await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,13 +28,9 @@ describe('OutboxRelay wake-ups and safety net (integration)', () => {
   const writer = new OutboxWriter(SCHEMA);
 
   beforeAll(async () => {
-    const url = await createDatabase(loadInfraConfig().databaseUrl as string);
-    ds = await openServiceDataSource({
-      url,
-      schema: SCHEMA,
-      entities: [],
-      migrations: [InitRelayWake1700000000000],
-    });
+    const db = await openMessagingTestDatabase(SCHEMA, outboxDeleteOnPublishSql(SCHEMA).up);
+    ds = db.ds;
+    const url = db.url;
     bus = new EmbeddedTransport({ databaseUrl: url, clientId: 'relaywake', partitions: 2 });
     await bus.connect();
     other = new Client({ connectionString: url });
