@@ -311,12 +311,10 @@ export class EventConsumer {
     if (!prepare) return;
     let to = from + 1;
     while (to < todo.length && todo[to]!.event.type === type) to++;
+    if (to - from < 2) return;
+    const run = todo.slice(from, to).map((p) => p.event);
     // No event's span or log context: the run's events get theirs when their handlers run.
-    if (to - from >= 2)
-      await prepare(
-        todo.slice(from, to).map((p) => p.event),
-        manager,
-      );
+    await prepare(run, manager);
   }
 
   private locksFor(events: readonly AnyEnvelope[]): XactLock[] {
