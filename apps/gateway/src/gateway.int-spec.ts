@@ -56,7 +56,9 @@ describe.each([
       KYC_SERVICE_URL: urlOf(upstreamB),
       WEBHOOK_DISPATCH_URL: urlOf(upstreamB),
       PAYMENT_INGEST_URL: `http://127.0.0.1:${await unusedPort()}`,
-      UPSTREAM_TIMEOUT_MS: '500',
+      // Long enough for a 1 MiB body to reach a fake upstream on a busy CI machine (500 ms once gave a
+      // 504 there), short enough that the never-answering upstream's 504 stays quick.
+      UPSTREAM_TIMEOUT_MS: '2500',
       ADMIN_API_KEY: 'k',
       OPERATOR_KEYS: `reader:read:${createHash('sha256').update('reader-key').digest('hex')}`,
     });
