@@ -2,6 +2,7 @@ export * from './topics';
 export * from './events/envelope';
 export * from './events/event-map';
 export * from './events/validate-event';
+export * from './events/payload-check';
 export * from './kyc-user-registered/kyc-user-registered.event';
 export * from './kyc-user-status-changed/kyc-user-status-changed.event';
 export * from './kyc-user-erased/kyc-user-erased.event';

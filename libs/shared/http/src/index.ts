@@ -2,6 +2,7 @@ export * from './problem-types';
 export * from './problem.exception';
 export * from './problem.filter';
 export * from './validation.pipe';
+export * from './compiled-dto';
 export * from './pagination';
 export * from './paginated';
 export * from './health.controller';

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 
+import { compileDto, DtoBuilder } from './compiled-dto';
 import { badRequest, FieldError } from './problem.exception';
 
 // One { field, message } per failed constraint, nested fields as a.b.c.
@@ -28,6 +29,28 @@ export class ProblemValidationPipe extends ValidationPipe {
         throw badRequest('the request body must be a JSON object');
       }
     }
-    return super.transform(value, metadata);
+    return this.compiled(value, metadata) ?? super.transform(value, metadata);
   }
+
+  // A valid plain input of a class that compiles is built without the pipe (see compiled-dto.ts);
+  // undefined sends it through the pipe, which also answers every refusal.
+  private compiled(value: unknown, { type, metatype }: ArgumentMetadata): object | undefined {
+    if (type === 'custom' || typeof metatype !== 'function' || !isPlainObject(value)) return undefined;
+    let build = dtoBuilders.get(metatype);
+    if (build === undefined) {
+      build = NOT_A_DTO.has(metatype) ? null : (compileDto(metatype as new () => object) ?? null);
+      dtoBuilders.set(metatype, build);
+    }
+    return build?.(value);
+  }
+}
+
+const dtoBuilders = new WeakMap<object, DtoBuilder | null>();
+// What ValidationPipe does not validate (toValidate): a value of these types is passed on as it is.
+const NOT_A_DTO = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date]);
+
+function isPlainObject(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
