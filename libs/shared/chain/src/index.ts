@@ -14,6 +14,7 @@ export { loadLocalChainConfig } from './config';
 export type { LocalChainConfig } from './config';
 export { ERC20_ABI, TEST_USDC_ABI, TEST_USDC_ADMIN_ABI, USDC_DECIMALS } from './erc20';
 export { encodeErc20Transfer } from './erc20-calldata';
+export { NodeDecodingJsonRpcProvider } from './json-rpc-provider';
 export { bootstrapLocalChain, deployTestUsdc, localProvider, setEthBalance } from './local-chain';
 export type { BootstrapLocalChainOptions } from './local-chain';
 export { compileTestUsdc, TEST_USDC_SOURCE_PATH } from './test-usdc-artifact';

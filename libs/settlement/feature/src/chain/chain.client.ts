@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Contract, FetchRequest, JsonRpcProvider } from 'ethers';
 
-import { encodeErc20Transfer, ERC20_ABI } from '@onramp/chain';
+import { encodeErc20Transfer, ERC20_ABI, NodeDecodingJsonRpcProvider } from '@onramp/chain';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
@@ -35,7 +35,7 @@ export class ChainClient implements OnApplicationShutdown {
     request.timeout = config.rpcTimeoutMs + 1000;
     // batchStallTime 0: calls made together still share one HTTP request, but a lone call is not
     // held back 10 ms waiting for company (a signing does several in a row under the signer lock).
-    this.provider = new JsonRpcProvider(request, config.chainId, {
+    this.provider = new NodeDecodingJsonRpcProvider(request, config.chainId, {
       staticNetwork: true,
       cacheTimeout: -1,
       batchStallTime: 0,
