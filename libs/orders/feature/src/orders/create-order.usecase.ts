@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
+import { pooledRandomBytes } from '@onramp/crypto';
 import { badRequest, IdempotentRequests } from '@onramp/http';
-import { AppendEvent, OutboxRelay, OutboxWriter, pooledRandomBytes, uuidv7 } from '@onramp/messaging';
+import { AppendEvent, OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { checkOrderAmount, checkRecipientAddress } from '@onramp/orders-domain';
 import { StoredResponse } from '@onramp/persistence';
 import { chooseCollectionAccount, generateRfReference } from '@onramp/sepa';
