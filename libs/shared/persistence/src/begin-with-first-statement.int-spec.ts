@@ -5,6 +5,7 @@ import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { beforeNextStatement } from './begin-with-first-statement';
 import { openServiceDataSource } from './data-source';
+import { writeWithNextStatement } from './write-with-next-statement';
 import { takeXactLocksWithNextStatement, XactLock } from './xact-locks';
 
 const SCHEMA = 'begintest';
@@ -205,6 +206,85 @@ describe('transactions that begin with their first statement (integration, real 
       expect(beforeNextStatement(ds.manager.queryRunner, { text: 'SELECT 1', values: [] })).toBe(false);
       await ds.transaction((manager) => manager.query(`INSERT INTO "${SCHEMA}"."rows" VALUES (32)`));
       expect(await count()).toBe(1);
+    });
+  });
+
+  // One query runner is one connection: what it prepared stays prepared for its next transactions.
+  describe('a statement with parameters held back', () => {
+    const write = (tag: string) =>
+      `INSERT INTO "${SCHEMA}"."rows" SELECT $1::int WHERE $2::text IS NOT NULL -- ${tag}`;
+    const preparedCount = async (qr: QueryRunner, text: string): Promise<number> =>
+      Number(
+        (
+          await qr.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [text])
+        )[0].n,
+      );
+    const inTransaction = async <T>(qr: QueryRunner, work: () => Promise<T>): Promise<T> => {
+      await qr.startTransaction();
+      try {
+        const result = await work();
+        await qr.commitTransaction();
+        return result;
+      } catch (err) {
+        await qr.rollbackTransaction();
+        throw err;
+      }
+    };
+    let qr: QueryRunner;
+    beforeEach(async () => {
+      qr = ds.createQueryRunner();
+      await qr.connect();
+    });
+    afterEach(async () => {
+      await qr.release();
+    });
+
+    it('is prepared once on its connection, and runs at each use', async () => {
+      const text = write('once');
+      for (const id of [40, 41, 42]) {
+        const prepared = await inTransaction(qr, async () => {
+          await writeWithNextStatement(qr.manager, text, [id, 'x']);
+          return preparedCount(qr, text); // the write went out ahead of this count
+        });
+        expect(prepared).toBe(1);
+      }
+      expect(await count()).toBe(3);
+    });
+
+    it('is prepared afresh after a query that failed where it was first parsed', async () => {
+      const text = write('fails');
+      await inTransaction(qr, () => writeWithNextStatement(qr.manager, text, [43, 'x']).then(() => count()));
+      await inTransaction(qr, async () => {
+        await writeWithNextStatement(qr.manager, text, [43, 'x']); // prepared: fails at execution
+        return count();
+      }).catch((err: Error) => expect(err.message).toMatch(/duplicate key/));
+      // a new text whose first use fails after it was parsed, then a text the server cannot parse
+      const fresh = write('fresh');
+      await expect(
+        inTransaction(qr, async () => {
+          await writeWithNextStatement(qr.manager, fresh, [43, 'x']);
+          return count();
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      await expect(
+        inTransaction(qr, async () => {
+          await writeWithNextStatement(qr.manager, 'SELEC $1::int', [1]);
+          return count();
+        }),
+      ).rejects.toThrow(/syntax error/);
+      // the connection goes on: every text runs again, the failed ones under new names
+      for (const [t, id] of [
+        [text, 44],
+        [fresh, 45],
+        [fresh, 46],
+      ] as const) {
+        await inTransaction(qr, async () => {
+          await writeWithNextStatement(qr.manager, t, [id, 'x']);
+          return count();
+        });
+      }
+      expect(await count()).toBe(4);
+      expect(await preparedCount(qr, text)).toBe(1);
     });
   });
 });

@@ -49,8 +49,17 @@ interface WireConnection {
 // the preludes: pg takes the first ParseComplete of a query as its statement's, and a prelude that
 // failed after it would otherwise leave pg sure of a statement the server never parsed. Parsing
 // reads no rows and takes no snapshot, so the statement still runs after the preludes, as before.
+//
+// Preludes with parameters are named too, from the same names as the connection's statements: sent
+// unnamed, each was parsed, analysed and planned by Postgres on every call (a credit's match, a
+// batch's locks: a third of the planning time left in P3, docs/performance.md). A new one is parsed
+// with the statement, ahead of every prelude, and counts as prepared only once the query succeeded
+// (the server parsed everything before the Sync). After a failure nobody knows which of them the
+// server parsed, so their texts get new names next time instead of a Bind to a name that may not exist.
 class PreludedQuery extends Query {
-  preludes: readonly Prelude[] = [];
+  preludes: readonly NamedPrelude[] = [];
+  // the preludes' names parsed by this query, which exist on the server once it succeeded
+  readonly parsedHere: Array<{ name: string; text: string }> = [];
   declare name?: string;
   declare text: string;
   declare types?: unknown[];
@@ -62,13 +71,24 @@ class PreludedQuery extends Query {
       c.parse({ text: this.text, name, types: this.types });
       c.submittedNamedStatements[name] = this.text; // pg's own bookkeeping: Query.prepare parses no more
     }
+    for (const { text, name: prepared } of this.preludes) {
+      if (prepared === undefined || c.parsedStatements[prepared] !== undefined) continue;
+      if (c.submittedNamedStatements[prepared] !== undefined) continue; // the statement's own text
+      if (this.parsedHere.some((p) => p.name === prepared)) continue; // the same prelude twice
+      c.parse({ text, name: prepared, types: [] });
+      this.parsedHere.push({ name: prepared, text });
+    }
     for (const prelude of this.preludes) {
-      c.parse({ text: prelude.text, name: '', types: [] });
-      c.bind({ statement: '', portal: '', values: prelude.values });
+      if (prelude.name === undefined) c.parse({ text: prelude.text, name: '', types: [] });
+      c.bind({ statement: prelude.name ?? '', portal: '', values: prelude.values });
       c.execute({ portal: '', rows: 0 });
     }
     (Query.prototype as unknown as { prepare(connection: unknown): void }).prepare.call(this, connection);
   }
+}
+
+interface NamedPrelude extends Prelude {
+  name?: string;
 }
 
 // The preludes and `text` in one round trip on `client`; the statement's result, as client.query gives it.
@@ -81,16 +101,21 @@ function queryAfter(
   return new Promise((resolve, reject) => {
     const names = statementNamesOf(client);
     const name = names?.nameFor(text, values);
-    const query = new PreludedQuery(
+    const connection = (client as unknown as { connection: WireConnection }).connection;
+    const query: PreludedQuery = new PreludedQuery(
       { text, values: values ?? [], name, queryMode: 'extended' } as unknown as string,
       undefined,
       (err: Error | undefined, res: unknown) => {
         if (err && name) names?.failed(text, err);
+        for (const parsed of query.parsedHere) {
+          if (err) names?.forget(parsed.text);
+          else connection.parsedStatements[parsed.name] = parsed.text;
+        }
         if (err) reject(err);
         else resolve((Array.isArray(res) ? res[res.length - 1] : res) as QueryResult);
       },
     );
-    query.preludes = preludes;
+    query.preludes = preludes.map((p) => ({ ...p, name: names?.nameFor(p.text, p.values) }));
     client.query(query as never);
   });
 }

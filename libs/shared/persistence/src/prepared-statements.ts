@@ -43,6 +43,11 @@ export class StatementNames {
   failed(text: string, err: unknown): void {
     if (isStalePlan(err)) this.names.delete(text);
   }
+
+  // `text` goes out under a new name next time: the server may or may not hold the old one.
+  forget(text: string): void {
+    this.names.delete(text);
+  }
 }
 
 function isStalePlan(err: unknown): boolean {
