@@ -286,5 +286,24 @@ describe('transactions that begin with their first statement (integration, real 
       expect(await count()).toBe(4);
       expect(await preparedCount(qr, text)).toBe(1);
     });
+
+    it('is prepared afresh when a migration changed its result under it', async () => {
+      await other.query(`CREATE TABLE "${SCHEMA}"."changing" (id INT PRIMARY KEY)`);
+      try {
+        const text = `SELECT t.* FROM "${SCHEMA}"."changing" t WHERE $1::text IS NOT NULL`;
+        const run = () =>
+          inTransaction(qr, async () => {
+            expect(beforeNextStatement(qr, { text, values: ['x'] })).toBe(true);
+            return count();
+          });
+        await run();
+        await other.query(`ALTER TABLE "${SCHEMA}"."changing" ADD COLUMN note TEXT`);
+        await expect(run()).rejects.toThrow(/cached plan must not change result type/);
+        await run();
+        await run();
+      } finally {
+        await other.query(`DROP TABLE "${SCHEMA}"."changing"`);
+      }
+    });
   });
 });

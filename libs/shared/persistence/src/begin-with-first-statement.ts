@@ -107,6 +107,8 @@ function queryAfter(
       undefined,
       (err: Error | undefined, res: unknown) => {
         if (err && name) names?.failed(text, err);
+        // a plan the server will no longer run (a table changed under it) may be any prelude's
+        if (err) for (const prelude of query.preludes) if (prelude.name) names?.failed(prelude.text, err);
         for (const parsed of query.parsedHere) {
           if (err) names?.forget(parsed.text);
           else connection.parsedStatements[parsed.name] = parsed.text;
