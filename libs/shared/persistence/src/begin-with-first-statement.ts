@@ -52,7 +52,7 @@ interface WireConnection {
 //
 // Preludes with parameters are named too, from the same names as the connection's statements: sent
 // unnamed, each was parsed, analysed and planned by Postgres on every call (a credit's match, a
-// batch's locks: a third of the planning time left in P3, docs/performance.md). A new one is parsed
+// batch's locks: about a fifth of the planning time left in P3, docs/performance.md). A new one is parsed
 // with the statement, ahead of every prelude, and counts as prepared only once the query succeeded
 // (the server parsed everything before the Sync). After a failure nobody knows which of them the
 // server parsed, so their texts get new names next time instead of a Bind to a name that may not exist.
