@@ -76,26 +76,28 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
     next,
   });
 
+  // A merchant with an endpoint, and `count` deliveries due `dueInS` from now (a millisecond apart).
+  const merchant = async (disabled = false): Promise<string> => {
+    const id = randomUUID();
+    await db.query(
+      `INSERT INTO webhooks.endpoints (merchant_id, url, secret_enc, disabled_at)
+       VALUES ($1, 'http://127.0.0.1:1/hooks', 'sealed', CASE WHEN $2 THEN now() END)`,
+      [id, disabled],
+    );
+    return id;
+  };
+  const queue = async (merchantId: string, count: number, dueInS = -1): Promise<string[]> => {
+    const rows = await db.query<{ id: string }[]>(
+      `INSERT INTO webhooks.deliveries (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
+       SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.completed', gen_random_uuid(), '{}', 'PENDING',
+              now() + make_interval(secs => $3 + i * 0.001)
+       FROM generate_series(1, $2) AS i RETURNING id`,
+      [merchantId, count, dueInS],
+    );
+    return rows.map((r) => r.id);
+  };
+
   it('claims each merchant its free share, oldest first, never a disabled or not-yet-due one', async () => {
-    const merchant = async (disabled = false): Promise<string> => {
-      const id = randomUUID();
-      await db.query(
-        `INSERT INTO webhooks.endpoints (merchant_id, url, secret_enc, disabled_at)
-         VALUES ($1, 'http://127.0.0.1:1/hooks', 'sealed', CASE WHEN $2 THEN now() END)`,
-        [id, disabled],
-      );
-      return id;
-    };
-    const queue = async (merchantId: string, count: number, dueInS = -1): Promise<string[]> => {
-      const rows = await db.query<{ id: string }[]>(
-        `INSERT INTO webhooks.deliveries (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
-         SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.completed', gen_random_uuid(), '{}', 'PENDING',
-                now() + make_interval(secs => $3 + i * 0.001)
-         FROM generate_series(1, $2) AS i RETURNING id`,
-        [merchantId, count, dueInS],
-      );
-      return rows.map((r) => r.id);
-    };
     const [busy, idle, gone, later] = [
       await merchant(),
       await merchant(),
@@ -124,6 +126,40 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
       leaseMs: 40_000,
     });
     expect(again.map((c) => c.id)).toEqual([busyIds[2]]);
+  });
+
+  it("locks only the rows it takes, so a claim beside it gets the merchant's others", async () => {
+    const m = await merchant();
+    const ids = await queue(m, 12, -50);
+    const ofM = (claims: { id: string; merchantId: string }[]): string[] =>
+      claims
+        .filter((c) => c.merchantId === m)
+        .map((c) => c.id)
+        .sort();
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      // this worker holds 8 of the merchant's 10: it takes the 2 oldest, and its transaction stays open
+      const first = await repo.claimDue(runner.manager, {
+        limit: 100,
+        perMerchant: 10,
+        inFlight: { merchantIds: [m], counts: [8] },
+        leaseMs: 40_000,
+      });
+      expect(ofM(first)).toEqual(ids.slice(0, 2).sort());
+      // another worker meanwhile: SKIP LOCKED passes over those 2 only, not the merchant's whole cap
+      const second = await repo.claimDue(db.manager, {
+        limit: 100,
+        perMerchant: 10,
+        inFlight: { merchantIds: [], counts: [] },
+        leaseMs: 40_000,
+      });
+      expect(ofM(second)).toEqual(ids.slice(2, 12).sort());
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 
   it('hands unsent claims back, due at once, unless claimed again meanwhile', async () => {
