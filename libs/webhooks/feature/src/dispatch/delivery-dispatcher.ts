@@ -30,6 +30,13 @@ const SLOW_SEND_MS = 1_000;
 // A waiting claim is sent only if its lease still covers the whole send and this much more; otherwise
 // it is left to run out and be claimed again, so two workers never send it at once on purpose.
 const LEASE_MARGIN_MS = 5_000;
+// A finished send is recorded within this long, or at once when this many wait: a round per send had
+// meant two statements per round trip of the busiest lanes, most of them claiming nothing.
+const RECORD_WITHIN_MS = 20;
+const RECORD_BATCH = 64;
+// A lane whose merchant may have more due deliveries asks for a claim once fewer than this many of its
+// send limit's worth of claims wait in it: the claim's round trip is under way while they are sent.
+const LOW_WATER_SENDS = 2;
 
 // Opened signing secrets kept, one per merchant endpoint sending now.
 const MAX_OPEN_SECRETS = 1_000;
@@ -49,15 +56,18 @@ interface HeldClaim {
 // than its limits, sends them concurrently (never more than maxInFlightPerMerchant for one merchant,
 // so a hanging endpoint holds only its own slots), and records the outcomes. Several processes can
 // run it side by side. Each round records every send that finished since the last one (one
-// statement for all of them) and, at the same time on another connection, claims up to what is free
+// statement for all of them) and, when a claim is wanted, on another connection at the same time,
+// claims up to what is free
 // (one statement; a claim is free again as soon as its send ended, its delivery still leased until
 // recorded): two statements a round however many deliveries it moves, where a transaction per
 // result and a claim per freed slot had kept the process waiting on Postgres. A lane starts its next
 // waiting send as soon as one ends. A new delivery is mostly not claimed at all: the order event
 // handler inserts it claimed for this process and hands it over once committed (reserveHandOff,
-// settleHandOff), which saves its claim's round trip and the wait for a round under way. Woken when an
-// order event handler committed a delivery it could not hand over, when a send finishes, and after a
-// registration or redelivery; WEBHOOK_POLL_MS is the safety net (due retries, other processes).
+// settleHandOff), which saves its claim's round trip and the wait for a round under way. Woken to
+// claim when an order event handler committed a delivery it could not hand over, after a registration
+// or redelivery, and when a lane runs low while more may be due for its merchant; woken to record
+// within RECORD_WITHIN_MS of a send's end; WEBHOOK_POLL_MS after the last claim, a round claims anyway
+// (the safety net: due retries, other processes' deliveries).
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger(DeliveryDispatcher.name);
@@ -68,6 +78,16 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private readonly loop: WakeOrPoll;
   private readonly secrets = new Map<string, string>(); // sealed -> opened signing secret
   private started = false; // the loop runs: handed-off claims are sent
+  // What the next round claims for. A claim is wanted when something may be due that no lane holds: a
+  // delivery committed without a hand-off, a registration or redelivery (nudge), a lane running low
+  // whose merchant's last claim filled its share (mayHaveMore) or a claim cut short by the process's
+  // own limit (moreDue); and as the safety net, pollMs after the last claim (due retries, deliveries of
+  // other processes). A finished send alone only needs recording.
+  private claimWanted = true;
+  private lastClaimAt = 0;
+  private readonly mayHaveMore = new Set<string>();
+  private moreDue = false;
+  private recordTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,17 +102,30 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     // Every send listens on it: up to maxInFlight listeners at once is expected, not a leak.
     setMaxListeners(0, this.shutdown.signal);
     this.loop = new WakeOrPoll({
-      // Everything free claimed: more may be due. Less: nothing else was due when claimed (or the
-      // rest waits for a merchant's lane); a new delivery or a finished send wakes the loop.
+      // Everything free claimed: more may be due, claim again at once. Less: nothing else was due
+      // when claimed (or the rest waits for a merchant's lane); see claimWanted for what asks again.
       // Recording and claiming run side by side on two connections: they touch different rows (a
       // sent delivery is still leased, so the claim cannot take it), and a lane that sent all it held
       // waits for one round trip instead of two.
       round: async () => {
-        const [recorded, claimedOrFailed] = await Promise.allSettled([this.recordFinished(), this.claim()]);
+        const claiming = this.claimWanted || Date.now() - this.lastClaimAt >= config.pollMs;
+        this.claimWanted = false;
+        clearTimeout(this.recordTimer);
+        this.recordTimer = undefined;
+        const [recorded, claimedOrFailed] = await Promise.allSettled([
+          this.recordFinished(),
+          claiming ? this.claim() : Promise.resolve(undefined),
+        ]);
+        if (claimedOrFailed.status === 'rejected') this.claimWanted = true;
         if (recorded.status === 'rejected') throw recorded.reason;
         if (claimedOrFailed.status === 'rejected') throw claimedOrFailed.reason;
-        const { claimed, free } = claimedOrFailed.value;
-        return { busy: claimed > 0 && claimed >= free };
+        const claimed = claimedOrFailed.value;
+        if (claimed === undefined) {
+          return { busy: false, recheckMs: Math.max(1, this.lastClaimAt + config.pollMs - Date.now()) };
+        }
+        const busy = claimed.claimed > 0 && claimed.claimed >= claimed.free;
+        if (busy) this.claimWanted = true;
+        return { busy };
       },
       pollMs: config.pollMs,
       failureDelayMs: (failures) => Math.min(5000, config.pollMs * 2 ** failures),
@@ -146,6 +179,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   // that had finished are recorded, and claims never sent are handed back, due at once.
   async beforeApplicationShutdown(): Promise<void> {
     await this.loop.stop();
+    clearTimeout(this.recordTimer);
     this.shutdown.abort();
     const unsent = this.lanes.takeWaiting();
     await Promise.allSettled([...this.tasks]);
@@ -163,9 +197,29 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     this.sender.close();
   }
 
-  // Skips the idle wait, e.g. after a registration made deliveries due.
+  // Claims at once, e.g. after a registration made deliveries due.
   nudge(): void {
+    this.claimWanted = true;
     this.loop.wake();
+  }
+
+  // After a send of the merchant's ended: a claim if its lane runs low and more may be due for it,
+  // else its result is recorded soon, with those of the sends that end meanwhile.
+  private afterSend(merchantId: string): void {
+    const lowWater = this.config.maxInFlightPerMerchant * LOW_WATER_SENDS;
+    const laneLow = this.mayHaveMore.has(merchantId) && this.lanes.waitingFor(merchantId) < lowWater;
+    const roomAgain =
+      this.moreDue && this.aheadTotal - this.lanes.held() >= this.config.maxInFlightPerMerchant;
+    if (laneLow || roomAgain) {
+      this.nudge();
+    } else if (this.finished.length >= RECORD_BATCH) {
+      this.loop.wake();
+    } else if (this.finished.length > 0 && this.recordTimer === undefined) {
+      this.recordTimer = setTimeout(() => {
+        this.recordTimer = undefined;
+        this.loop.wake();
+      }, RECORD_WITHIN_MS);
+    }
   }
 
   // Only the loop's round and the shutdown (after the loop stopped) call this: never two at once.
@@ -177,18 +231,39 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async claim(): Promise<{ claimed: number; free: number }> {
+    this.lastClaimAt = Date.now();
     const free = this.aheadTotal - this.lanes.held();
-    if (free <= 0) return { claimed: 0, free };
+    if (free <= 0) {
+      this.moreDue = true;
+      return { claimed: 0, free };
+    }
+    const inFlight = this.lanes.heldBy(this.slowLanes(Date.now()));
     const claims = await this.deliveries.claimDue(this.dataSource.manager, {
       limit: free,
       perMerchant: this.aheadPerMerchant,
-      inFlight: this.lanes.heldBy(this.slowLanes(Date.now())),
+      inFlight,
       leaseMs: this.config.leaseMs,
     });
     const leaseEndsAt = Date.now() + this.config.leaseMs;
     for (const claim of claims) this.lanes.add(claim.merchantId, { claim, leaseEndsAt });
+    this.noteShares(inFlight, claims, free);
     this.startSends();
     return { claimed: claims.length, free };
+  }
+
+  // What the claim says about deliveries left due: the process's limit cut it short (anything may be
+  // left), or per merchant, whether it filled the merchant's share (some may be left) or not (none was).
+  private noteShares(
+    inFlight: { merchantIds: string[]; counts: number[] },
+    claims: ClaimedDelivery[],
+    free: number,
+  ): void {
+    this.moreDue = claims.length >= free;
+    const held = new Map<string, number>();
+    inFlight.merchantIds.forEach((id, i) => held.set(id, inFlight.counts[i]));
+    for (const c of claims) held.set(c.merchantId, (held.get(c.merchantId) ?? 0) + 1);
+    this.mayHaveMore.clear();
+    for (const [merchantId, n] of held) if (n >= this.aheadPerMerchant) this.mayHaveMore.add(merchantId);
   }
 
   // What the process and each merchant's lane may hold, claimed ahead of their send limits; a lane
@@ -229,7 +304,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         .finally(() => {
           this.tasks.delete(task);
           if (!this.shutdown.signal.aborted) this.startSends(); // the lane's next waiting claim
-          this.nudge(); // to record it, and claim again
+          this.afterSend(merchantId);
         });
       this.tasks.add(task);
     }

@@ -30,6 +30,11 @@ export class DeliveryLanes<T> {
     return this.sendingTotal;
   }
 
+  // Claims of the merchant waiting to be sent.
+  waitingFor(merchantId: string): number {
+    return this.lanes.get(merchantId)?.waiting.length ?? 0;
+  }
+
   // What each merchant holds, for the claim; a lane with a send under way for longer than slowMs
   // counts as holding `full` (nothing more is claimed for it until its endpoint answers again).
   heldBy(slow: { now: number; slowMs: number; full: number }): { merchantIds: string[]; counts: number[] } {

@@ -213,10 +213,11 @@ class Exchange implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     clearTimeout(this.timer);
     this.ended();
-    // undici offers a connection again one loop turn after its response ended (pipelining 1); a
-    // nested setImmediate runs in the turn after that, whatever order the two were queued in.
+    // undici offers the connection again from a setImmediate it queues after this returns (pipelining
+    // 1). One queued from the next tick runs right after it, in the same loop turn, so the lane's next
+    // send finds the connection free; a nested setImmediate had cost the send a whole loop turn.
     const decided = this.decided ?? this.failed('no status');
-    setImmediate(() => setImmediate(() => this.settle(decided)));
+    process.nextTick(() => setImmediate(() => this.settle(decided)));
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
