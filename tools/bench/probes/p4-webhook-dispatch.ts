@@ -6,6 +6,7 @@ import { WEBHOOK_IN_FLIGHT_DEFAULTS } from '@onramp/webhooks-feature';
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
 import { BenchMerchant, openMerchant } from '../bench-merchant';
 import { forkScript } from '../child-process';
+import { cpuSnapshot, formatCpuPerItem } from '../process-cpu';
 import { LoadResult, runLoad } from '../load-loop';
 import { median, sleep } from '../stats';
 
@@ -36,10 +37,18 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   ctx.log(`P4: ${await settleDatabase(ctx)}`);
 
   const counts = await ctx.countWindow('P4', `${HEALTHY} healthy merchants`, 'delivery');
+  // The receivers answer in this process: its CPU is the merchants' side, the same in the baseline.
+  const receivers = { 'bench (receivers)': process.pid };
+  const cpuBefore = cpuSnapshot(ctx.hostPid, receivers);
   const first = await deliver(ctx, merchants, perMerchant);
   if (ctx.opts.countStatements) await waitQuiet(ctx); // the last deliveries' bookkeeping
+  const cpuAfter = cpuSnapshot(ctx.hostPid, receivers);
   await counts.end(perMerchant * HEALTHY);
   ctx.log(`P4: ${first.toFixed(0)} deliveries/s for ${HEALTHY} healthy merchants`);
+  // Including the rows' queueing and the last recordings (ticks of 10 ms, so a rough figure).
+  ctx.log(
+    `P4: CPU per delivery (ms, from the queueing to the last arrival): ${formatCpuPerItem(cpuBefore, cpuAfter, perMerchant * HEALTHY)}`,
+  );
 
   // The slowdown, in pairs of rounds: one while the fifth endpoint hangs, then one without. A round
   // lasts a second or two, about what one stall of a busy 2-core machine costs, so a single pair
@@ -78,6 +87,8 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   });
   let direct: LoadResult;
   try {
+    const roles = { ...receivers, 'load tool': tool.proc.pid ?? -1 };
+    const before = cpuSnapshot(ctx.hostPid, roles);
     const answer = await tool.call<{ id: number; result?: LoadResult; error?: string }>({
       type: 'load',
       ...load,
@@ -85,6 +96,10 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
     });
     if (!answer.result) throw new Error(`P4 load tool: ${answer.error}`);
     direct = answer.result;
+    const requests = Math.max(1, Math.round(direct.perSecond * (load.durationMs / 1000)));
+    ctx.log(
+      `P4: CPU per direct POST (ms): ${formatCpuPerItem(before, cpuSnapshot(ctx.hostPid, roles), requests)}`,
+    );
   } finally {
     await tool.stop();
   }
