@@ -56,14 +56,14 @@ interface HeldClaim {
 // than its limits, sends them concurrently (never more than maxInFlightPerMerchant for one merchant,
 // so a hanging endpoint holds only its own slots), and records the outcomes. Several processes can
 // run it side by side. Each round records every send that finished since the last one (one
-// statement for all of them) and, when a claim is wanted, on another connection at the same time,
-// claims up to what is free
-// (one statement; a claim is free again as soon as its send ended, its delivery still leased until
-// recorded): two statements a round however many deliveries it moves, where a transaction per
-// result and a claim per freed slot had kept the process waiting on Postgres. A lane starts its next
-// waiting send as soon as one ends. A new delivery is mostly not claimed at all: the order event
-// handler inserts it claimed for this process and hands it over once committed (reserveHandOff,
-// settleHandOff), which saves its claim's round trip and the wait for a round under way. Woken to
+// statement for all of them) and, when a claim is wanted, at the same time on another connection,
+// claims up to what is free (one statement; a claim is free again as soon as its send ended, its
+// delivery still leased until recorded): at most two statements a round however many deliveries it
+// moves, where a transaction per result and a claim per freed slot had kept the process waiting on
+// Postgres. A lane starts its next waiting send as soon as one ends. A new delivery is mostly not
+// claimed at all: the order event handler inserts it claimed for this process and hands it over once
+// committed (reserveHandOff, settleHandOff), which saves its claim's round trip and the wait for a
+// round under way. Woken to
 // claim when an order event handler committed a delivery it could not hand over, after a registration
 // or redelivery, and when a lane runs low while more may be due for its merchant; woken to record
 // within RECORD_WITHIN_MS of a send's end; WEBHOOK_POLL_MS after the last claim, a round claims anyway
