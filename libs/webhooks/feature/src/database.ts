@@ -9,6 +9,7 @@ import { CreateAdminAudit1767225700000 } from './migrations/1767225700000-create
 import { IndexPendingDeliveriesByMerchant1767225800000 } from './migrations/1767225800000-index-pending-deliveries-by-merchant';
 import { OutboxDeleteOnPublish1767225900000 } from './migrations/1767225900000-outbox-delete-on-publish';
 import { QueueTablesAutovacuum1767226000000 } from './migrations/1767226000000-queue-tables-autovacuum';
+import { DropDeliveriesDueIndex1767226100000 } from './migrations/1767226100000-drop-deliveries-due-index';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -21,5 +22,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     IndexPendingDeliveriesByMerchant1767225800000,
     OutboxDeleteOnPublish1767225900000,
     QueueTablesAutovacuum1767226000000,
+    DropDeliveriesDueIndex1767226100000,
   ],
 };

@@ -162,6 +162,21 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
     }
   });
 
+  // Every index of the deliveries table takes an entry at each insert and at each claim (which moves
+  // next_attempt_at, so it is never a HOT update): the table keeps only the ones a statement reads.
+  it('keeps only the indexes its statements read', async () => {
+    const indexes = await db.query<{ name: string }[]>(
+      `SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'webhooks' AND tablename = 'deliveries'
+       ORDER BY indexname`,
+    );
+    expect(indexes.map((i) => i.name)).toEqual([
+      'deliveries_by_merchant', // the merchant's list, newest first
+      'deliveries_event_id_key', // one delivery per event
+      'deliveries_pending_by_merchant', // the claim
+      'deliveries_pkey',
+    ]);
+  });
+
   it('hands unsent claims back, due at once, unless claimed again meanwhile', async () => {
     const current = await delivery('PENDING', 1);
     const reclaimed = await delivery('PENDING', 2);
