@@ -24,6 +24,7 @@ export class ProgrammableReceiver {
   readonly log: ReceivedDelivery[] = [];
   private server?: Server;
   private readonly hanging = new Set<ServerResponse>();
+  private acceptedSoFar = 0;
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => void this.receive(req, res));
@@ -34,6 +35,12 @@ export class ProgrammableReceiver {
   // Deliveries the endpoint took (2xx): what the merchant's system acted on.
   accepted(): ReceivedDelivery[] {
     return this.log.filter((d) => d.answered === 200);
+  }
+
+  // How many accepted() holds, without filtering the log: for a caller that polls it while thousands
+  // arrive (the bench), in the process that answers them.
+  acceptedCount(): number {
+    return this.acceptedSoFar;
   }
 
   // Ends the requests held open so far (the sender sees the connection close), e.g. before a round
@@ -70,6 +77,7 @@ export class ProgrammableReceiver {
       at: Date.now(),
     };
     this.log.push(entry);
+    if (entry.answered === 200) this.acceptedSoFar++;
     if (answer === 'hang') {
       this.hanging.add(res);
       res.on('close', () => {
