@@ -57,6 +57,22 @@ describe('MetricsRegistry', () => {
     expect(text).toContain('work_seconds_sum{kind="x"} 2.05');
   });
 
+  it('keeps every label set apart, one label or several', async () => {
+    const registry = new MetricsRegistry();
+    const c = registry.counter('c_total', 'C.');
+    c.inc({ a: 'b=c' });
+    c.inc({ a: 'b' }, 2);
+    c.inc({ 'a=b': 'c' } as never, 3); // not a valid name, but still its own series
+    c.inc({ a: 'b', d: 'e' }, 4);
+    c.inc({}, 5);
+    c.inc({ a: 'b' }, 10);
+    const text = await registry.render();
+    expect(text).toContain('c_total{a="b=c"} 1\n');
+    expect(text).toContain('c_total{a="b"} 12\n');
+    expect(text).toContain('c_total{a="b",d="e"} 4\n');
+    expect(text).toContain('c_total 5\n');
+  });
+
   it('refuses one name with two types', () => {
     const registry = new MetricsRegistry();
     registry.counter('x', 'X.');

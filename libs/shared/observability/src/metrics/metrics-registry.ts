@@ -2,8 +2,14 @@ import { formatFamily, Labels, MetricFamily, Sample } from './prometheus-format'
 
 // One key per label set whatever the order its names were given in (any fixed order will do: the key
 // is never shown); a plain comparison, since localeCompare is slow and this runs twice per request.
-const keyOf = (labels: Labels): string =>
-  JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+// A single label (a webhook attempt's outcome, twice per delivery) is keyed without the sort and the
+// JSON: name, NUL, value, which no other single label's key equals (no name holds a NUL) and no JSON
+// key does (those start with "[", where a label name cannot).
+const keyOf = (labels: Labels): string => {
+  const names = Object.keys(labels);
+  if (names.length === 1) return `${names[0]}\u0000${labels[names[0]]}`;
+  return JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+};
 
 abstract class Instrument {
   constructor(
