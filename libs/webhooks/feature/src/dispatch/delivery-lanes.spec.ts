@@ -77,4 +77,59 @@ describe('DeliveryLanes', () => {
     expect(lanes.held()).toBe(0);
     expect(lanes.heldBy({ now: 0, slowMs: 1000, full: 8 })).toEqual({ merchantIds: [], counts: [] });
   });
+
+  // The order of sends is what a pass over every lane in turn gives, repeated until nothing more can
+  // start (the lane served goes to the back): checked against that rule written out plainly, over
+  // random adds, starts and ends, with both limits binding at times.
+  it('starts sends in the order of passes over the lanes in turn, whatever came before', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let run = 0; run < 200; run++) {
+      const [max, perMerchant] = [1 + random(6), 1 + random(3)];
+      const lanes = new DeliveryLanes<string>(max, perMerchant);
+      const model = new Map<string, { waiting: string[]; sending: number }>();
+      let sendingTotal = 0;
+      const modelStart = (): string[] => {
+        const out: string[] = [];
+        let progress = true;
+        while (progress && sendingTotal < max) {
+          progress = false;
+          for (const [id, lane] of [...model]) {
+            if (sendingTotal >= max) break;
+            if (lane.sending >= perMerchant || lane.waiting.length === 0) continue;
+            out.push(lane.waiting.shift() as string);
+            lane.sending++;
+            sendingTotal++;
+            model.delete(id);
+            model.set(id, lane);
+            progress = true;
+          }
+        }
+        return out;
+      };
+      const underWay: Array<[string, number]> = [];
+      for (let step = 0; step < 40; step++) {
+        const op = random(3);
+        if (op === 0) {
+          const id = `m${random(4)}`;
+          const item = `${id}-${step}`;
+          lanes.add(id, item);
+          if (!model.has(id)) model.set(id, { waiting: [], sending: 0 });
+          model.get(id)!.waiting.push(item);
+        } else if (op === 1) {
+          const started = lanes.start(step);
+          expect(started.map((s) => s.item)).toEqual(modelStart());
+          for (const s of started) underWay.push([s.merchantId, s.startedAt]);
+        } else if (underWay.length > 0) {
+          const [id, at] = underWay.splice(random(underWay.length), 1)[0];
+          lanes.sent(id, at);
+          model.get(id)!.sending--;
+          sendingTotal--;
+        }
+      }
+    }
+  });
 });

@@ -82,23 +82,28 @@ export class DeliveryLanes<T> {
 
   // What may be sent now, oldest first within a lane, one lane after the other in turn (a lane that
   // was served goes to the back), so that under the process-wide limit no merchant waits on another.
+  // Runs after every send: the lanes that can send are listed once, then served in turn.
   start(now = Date.now()): Array<{ merchantId: string; item: T; startedAt: number }> {
     const out: Array<{ merchantId: string; item: T; startedAt: number }> = [];
-    let progress = true;
-    while (progress && this.sendingTotal < this.maxSending) {
-      progress = false;
-      for (const [merchantId, lane] of [...this.lanes]) {
-        if (this.sendingTotal >= this.maxSending) break;
-        if (lane.sending.length >= this.maxSendingPerMerchant || lane.waiting.length === 0) continue;
+    if (this.sendingTotal >= this.maxSending) return out;
+    let ready: Array<[string, Lane<T>]> = [];
+    for (const entry of this.lanes) if (this.canSend(entry[1])) ready.push(entry);
+    while (ready.length > 0) {
+      for (const [merchantId, lane] of ready) {
+        if (this.sendingTotal >= this.maxSending) return out;
         out.push({ merchantId, item: lane.waiting.shift() as T, startedAt: now });
         lane.sending.push(now);
         this.sendingTotal++;
         this.lanes.delete(merchantId);
         this.lanes.set(merchantId, lane);
-        progress = true;
       }
+      ready = ready.filter(([, lane]) => this.canSend(lane));
     }
     return out;
+  }
+
+  private canSend(lane: Lane<T>): boolean {
+    return lane.sending.length < this.maxSendingPerMerchant && lane.waiting.length > 0;
   }
 
   // A send of the merchant's ended (answered, failed or aborted); the claim is held until release().
