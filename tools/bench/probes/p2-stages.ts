@@ -16,6 +16,7 @@ export interface P2Stage {
   p50: number;
   p99: number;
   n: number;
+  slowest?: number; // its median among the credits whose webhook took the longest (the slowest 1 %)
 }
 
 interface Marks {
@@ -155,8 +156,15 @@ export async function p2Stages(
     ['-> delivery recorded (POST answered)', 'webhooksIn', 'delivered'],
     ['credit sent -> webhook received (the probe)', 'sent', 'received'],
   ];
+  // The p99 is made by a few credits: which steps were long for them says what a tail is made of (a
+  // stall of one stage, or every stage a little slower).
+  const total = (o: (typeof orders)[number]): number | undefined =>
+    o.webhookAt === undefined ? undefined : o.webhookAt - o.sentAt;
+  const cut = summarize(orders.flatMap((o) => total(o) ?? [])).p99;
+  const slowest = new Set(orders.filter((o) => (total(o) ?? -1) >= cut).map((o) => o.uuid));
   return steps.map(([step, from, to]) => {
     const deltas: number[] = [];
+    const slowDeltas: number[] = [];
     for (const o of orders) {
       const m = byUuid.get(o.uuid);
       if (!m) continue;
@@ -164,10 +172,13 @@ export async function p2Stages(
         k === 'sent' ? o.sentAt : k === 'received' ? o.webhookAt : m[k];
       const a = at(from);
       const b = at(to);
-      if (a != null && b != null) deltas.push(b - a);
+      if (a == null || b == null) continue;
+      deltas.push(b - a);
+      if (slowest.has(o.uuid)) slowDeltas.push(b - a);
     }
     const s = summarize(deltas);
-    return { step, p50: s.p50, p99: s.p99, n: deltas.length };
+    const slow = slowDeltas.length ? summarize(slowDeltas).p50 : undefined;
+    return { step, p50: s.p50, p99: s.p99, n: deltas.length, slowest: slow };
   });
 }
 
@@ -176,7 +187,8 @@ export function formatStages(stages: P2Stage[]): string {
   return stages
     .map(
       (s) =>
-        `  ${s.step.padEnd(width)}  p50 ${s.p50.toFixed(0).padStart(6)} ms  p99 ${s.p99.toFixed(0).padStart(6)} ms  (n=${s.n})`,
+        `  ${s.step.padEnd(width)}  p50 ${s.p50.toFixed(0).padStart(6)} ms  p99 ${s.p99.toFixed(0).padStart(6)} ms  (n=${s.n})` +
+        (s.slowest === undefined ? '' : `  slowest 1 %: ${s.slowest.toFixed(0).padStart(5)} ms`),
     )
     .join('\n');
 }

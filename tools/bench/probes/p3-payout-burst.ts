@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
 
-import { BenchContext, Row, waitQuiet } from '../bench-context';
+import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
 import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
 import { anvilDevKey, fundWithUsdc, RAW_SIGNER_KEY, rawSigner } from '../raw-chain';
 import { sleep } from '../stats';
@@ -161,6 +161,7 @@ async function burst(
   ctx.log(`P3: creating ${count} orders to pay`);
   const orders = await createOrders(merchant, count);
   await waitQuiet(ctx);
+  ctx.log(`P3: ${await settleDatabase(ctx)}`); // as P2 and P4: not beside the vacuuming of earlier writes
   if (opts.drain) await holdSigners(ctx);
 
   ctx.log(`P3 ${kind}: ${count} credits at once (${signers} signer${signers > 1 ? 's' : ''})`);
