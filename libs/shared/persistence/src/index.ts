@@ -14,3 +14,4 @@ export * from './begin-with-first-statement';
 export * from './xact-locks';
 export * from './write-with-next-statement';
 export * from './prepared-statements';
+export * from './generic-plan';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { queryRows, takeXactLocksWithNextStatement, XactLock } from '@onramp/persistence';
+import { queryRows, takeXactLocksWithNextStatement, withGenericPlan, XactLock } from '@onramp/persistence';
 
 import { BANK_TRANSACTIONS, OPEN_REFERENCES } from '../persistence/payments-tables';
 import { OpenReferenceEntity } from './open-reference.entity';
@@ -75,14 +75,15 @@ export class OpenReferencesRepository {
   // The same for several order.created events in one statement (a run of them in one consumer
   // batch): an outcome per reference, in their order. Each row is opened only if its reference is
   // free, as one insert after another would; two events naming one reference open it once, for
-  // the first.
+  // the first. Run with its generic plan: over arrays, Postgres would plan it again at every call.
   async insertManyOpenProbingCredits(
     db: EntityManager,
     refs: readonly NewOpenReference[],
   ): Promise<OpenOutcome[]> {
-    const rows = await queryRows<{ opened: boolean; creditWaiting: boolean }>(
-      db,
-      `WITH input AS (
+    const rows = await withGenericPlan(db, () =>
+      queryRows<{ opened: boolean; creditWaiting: boolean }>(
+        db,
+        `WITH input AS (
          SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::numeric[], $5::text[], $6::text[],
              $7::timestamptz[], $8::uuid[])
            WITH ORDINALITY AS i(reference, order_uuid, merchant_id, amount, currency, recipient_address,
@@ -101,16 +102,17 @@ export class OpenReferencesRepository {
              AND (t.merchant_id = i.merchant_id OR (t.source = 'STATEMENT' AND t.suspense_reason = 'UNKNOWN_REFERENCE'))
          ) AS "creditWaiting"
        FROM input i ORDER BY i.n`,
-      [
-        refs.map((r) => r.reference),
-        refs.map((r) => r.orderUuid),
-        refs.map((r) => r.merchantId),
-        refs.map((r) => r.amount),
-        refs.map((r) => r.currency),
-        refs.map((r) => r.recipientAddress),
-        refs.map((r) => r.createdAt),
-        refs.map((r) => r.kycUserUuid),
-      ],
+        [
+          refs.map((r) => r.reference),
+          refs.map((r) => r.orderUuid),
+          refs.map((r) => r.merchantId),
+          refs.map((r) => r.amount),
+          refs.map((r) => r.currency),
+          refs.map((r) => r.recipientAddress),
+          refs.map((r) => r.createdAt),
+          refs.map((r) => r.kycUserUuid),
+        ],
+      ),
     );
     return rows.map((row) => (!row.opened ? 'taken' : row.creditWaiting ? 'credit-waiting' : 'opened'));
   }

@@ -1,0 +1,106 @@
+import { Client } from 'pg';
+import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+
+import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
+
+import { openServiceDataSource } from './data-source';
+import { withGenericPlan } from './generic-plan';
+
+const SCHEMA = 'generictest';
+
+class InitGenericTest1700000000000 implements MigrationInterface {
+  name = 'InitGenericTest1700000000000';
+  async up(qr: QueryRunner): Promise<void> {
+    await qr.query(`CREATE TABLE "${SCHEMA}"."refs" (reference TEXT PRIMARY KEY, n INT NOT NULL)`);
+  }
+  async down(qr: QueryRunner): Promise<void> {
+    await qr.query(`DROP SCHEMA "${SCHEMA}" CASCADE`);
+  }
+}
+
+// A batch insert over arrays, as the consumers' statements are.
+const INSERT = `INSERT INTO "${SCHEMA}"."refs" (reference, n)
+  SELECT r, n FROM unnest($1::text[], $2::int[]) AS i(r, n) ON CONFLICT DO NOTHING`;
+
+// On real Postgres: how often the server planned the statement, from its prepared statements.
+describe('withGenericPlan (integration, real Postgres)', () => {
+  let ds: DataSource;
+  let next = 0;
+  const servers = loadInfraConfig();
+
+  beforeAll(async () => {
+    const url = await createDatabase(servers.databaseUrl as string);
+    // Postgres chooses for itself when to plan a prepared statement again; a plain statement like this
+    // one goes generic after five calls, the run statements of the services never did (P1's figures in
+    // docs/performance.md). This database's sessions plan every call, as Postgres did for those.
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(
+      `ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET plan_cache_mode = force_custom_plan`,
+    );
+    await admin.end();
+    // one connection: prepared statements are the connection's
+    ds = await openServiceDataSource({
+      url,
+      schema: SCHEMA,
+      entities: [],
+      migrations: [InitGenericTest1700000000000],
+      poolSize: 1,
+    });
+  });
+
+  afterAll(async () => {
+    await ds?.destroy();
+  });
+
+  const insertTwo = (manager: EntityManager): Promise<unknown> =>
+    manager.query(INSERT, [
+      [`r${next++}`, `r${next++}`],
+      [1, 2],
+    ]);
+  const plans = async (): Promise<{ generic: number; custom: number }> => {
+    const [row] = await ds.query(
+      `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+       WHERE statement = $1`,
+      [INSERT],
+    );
+    return row ?? { generic: 0, custom: 0 };
+  };
+  const setting = async (manager: EntityManager): Promise<string> =>
+    (await manager.query('SHOW plan_cache_mode'))[0].plan_cache_mode;
+
+  it('plans a statement over arrays once, where Postgres planned it at every call', async () => {
+    for (let i = 0; i < 8; i++) await ds.transaction((m) => insertTwo(m));
+    const before = await plans();
+    expect(before.custom).toBe(8); // without it: a plan for every call
+    for (let i = 0; i < 8; i++) await ds.transaction((m) => withGenericPlan(m, () => insertTwo(m)));
+    const after = await plans();
+    expect(after.custom).toBe(8); // none more
+    expect(after.generic).toBeGreaterThanOrEqual(8); // the one generic plan, run each time
+  });
+
+  it("keeps the setting to that statement: the transaction's next ones and the next transaction plan as before", async () => {
+    let inside = '';
+    let afterwards = '';
+    await ds.transaction(async (m) => {
+      await withGenericPlan(m, async () => {
+        inside = await setting(m);
+      });
+      afterwards = await setting(m);
+    });
+    expect(inside).toBe('force_generic_plan');
+    expect(afterwards).toBe('force_custom_plan'); // the session's own
+    expect(await ds.transaction((m) => setting(m))).toBe('force_custom_plan');
+  });
+
+  it('is undone with a transaction that fails in the statement', async () => {
+    await expect(
+      ds.transaction((m) => withGenericPlan(m, () => m.query(INSERT, [['x'], ['not a number']]))),
+    ).rejects.toThrow();
+    expect(await ds.transaction((m) => setting(m))).toBe('force_custom_plan');
+  });
+
+  it('runs the statement as it is outside a transaction', async () => {
+    expect(await withGenericPlan(ds.manager, () => setting(ds.manager))).toBe('force_custom_plan');
+  });
+});
