@@ -73,4 +73,39 @@ describe('settlement batch writes (integration, real Postgres)', () => {
       /marked broadcast 0 of 1 settlements/,
     );
   });
+
+  // Over the batch's arrays Postgres planned the signing batch's write again at every pass (P2,
+  // docs/performance.md): it runs with its generic plan, planned once per connection.
+  it("plans the signing batch's write once per connection", async () => {
+    const one = await openServiceDataSource({
+      url: (ds.options as { url: string }).url,
+      schema: SETTLEMENT_SCHEMA,
+      entities: [],
+      migrations: [],
+      poolSize: 1, // prepared statements are the connection's
+    });
+    try {
+      const [{ next_nonce: from }] = await one.query(
+        `SELECT next_nonce FROM settlement.signers WHERE address = $1`,
+        [SIGNER],
+      );
+      for (let i = 0n; i < 8n; i++) {
+        const nonce = BigInt(from) + 2n * i;
+        const rows = [
+          signed(await pending(), 'PENDING', nonce),
+          signed(await pending(), 'PENDING', nonce + 1n),
+        ];
+        await one.transaction((m) =>
+          storeSigned(m, { address: SIGNER, nextNonce: nonce + 2n }, FEES, rows, new Date()),
+        );
+      }
+      const [plans] = await one.query(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+         WHERE statement LIKE 'WITH u AS (%' AND statement LIKE '%signed_totals%'`,
+      );
+      expect(plans).toEqual({ generic: 8, custom: 0 });
+    } finally {
+      await one.destroy();
+    }
+  });
 });
