@@ -76,7 +76,7 @@ describe('settlement batch writes (integration, real Postgres)', () => {
 
   // Over the batch's arrays Postgres planned the signing batch's write again at every pass (P2,
   // docs/performance.md): it runs with its generic plan, planned once per connection.
-  it("plans the signing batch's write once per connection", async () => {
+  it("plans the signing batch's write and the broadcast mark once per connection", async () => {
     const one = await openServiceDataSource({
       url: (ds.options as { url: string }).url,
       schema: SETTLEMENT_SCHEMA,
@@ -98,12 +98,18 @@ describe('settlement batch writes (integration, real Postgres)', () => {
         await one.transaction((m) =>
           storeSigned(m, { address: SIGNER, nextNonce: nonce + 2n }, FEES, rows, new Date()),
         );
+        await one.transaction((m) => markSentAndBroadcast(m, rows));
       }
-      const [plans] = await one.query(
-        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
-         WHERE statement LIKE 'WITH u AS (%' AND statement LIKE '%signed_totals%'`,
+      const plans = await one.query(
+        `SELECT left(statement, 11) AS statement, generic_plans::int AS generic, custom_plans::int AS custom
+         FROM pg_prepared_statements
+         WHERE (statement LIKE 'WITH u AS (%' AND statement LIKE '%signed_totals%') OR statement LIKE 'WITH marked%'
+         ORDER BY statement`,
       );
-      expect(plans).toEqual({ generic: 8, custom: 0 });
+      expect(plans).toEqual([
+        { statement: 'WITH marked', generic: 8, custom: 0 },
+        { statement: 'WITH u AS (', generic: 8, custom: 0 },
+      ]);
     } finally {
       await one.destroy();
     }

@@ -96,9 +96,11 @@ export async function markSentAndBroadcast(
   sent: { orderUuid: string; txHash: string }[],
 ): Promise<void> {
   if (sent.length === 0) return;
-  await writeWithNextStatement(
-    manager,
-    `WITH marked AS (
+  // generic plan: as storeSigned's, planned at every pass otherwise (0.34 ms a pass in P2)
+  await withGenericPlan(manager, () =>
+    writeWithNextStatement(
+      manager,
+      `WITH marked AS (
        UPDATE ${TRANSACTIONS} SET first_sent_at = COALESCE(first_sent_at, $3) WHERE tx_hash = ANY($2::text[])
      ), moved AS (
        UPDATE ${SETTLEMENTS} SET state = 'BROADCAST', broadcast_at = $3, last_error = NULL, attempts = 0,
@@ -107,7 +109,8 @@ export async function markSentAndBroadcast(
        RETURNING order_uuid
      )
      ${allMoved('moved', '$4', 'marked broadcast')}`,
-    [sent.map((s) => s.orderUuid), sent.map((s) => s.txHash), new Date(), sent.length],
+      [sent.map((s) => s.orderUuid), sent.map((s) => s.txHash), new Date(), sent.length],
+    ),
   );
 }
 
