@@ -92,7 +92,10 @@ interface NamedPrelude extends Prelude {
 }
 
 // The preludes and `text` in one round trip on `client`; the statement's result, as client.query gives it.
-function queryAfter(
+// Sent without BEGIN, the preludes and the statement are one implicit transaction, which the Sync
+// commits (or, if any of them failed, rolls back): a transaction of several statements, each with its
+// snapshot, in one round trip, every one of them prepared once per connection (see outbox-move.ts).
+export function queryAfter(
   client: Client,
   preludes: readonly Prelude[],
   text: string,
