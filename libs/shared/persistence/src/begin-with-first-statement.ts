@@ -140,6 +140,22 @@ export function beforeNextStatement(runner: QueryRunner | undefined, prelude: Pr
   return true;
 }
 
+// `text` on `runner` with `preludes` in front, in one round trip, in a transaction or not: outside one,
+// the preludes and the statement are one implicit transaction (queryAfter), so what a prelude sets for
+// the transaction (set_config's third argument) holds for this statement alone. Undefined, and nothing
+// sent, when the runner is not one of ours.
+export function queryWithPreludes(
+  runner: QueryRunner,
+  preludes: readonly Prelude[],
+  text: string,
+  values: unknown[],
+): Promise<unknown> | undefined {
+  const held = heldBack.get(runner);
+  if (!held) return undefined;
+  held.push(...preludes);
+  return runner.query(text, values);
+}
+
 interface RunnerInternals {
   transactionDepth: number;
   isTransactionActive: boolean;

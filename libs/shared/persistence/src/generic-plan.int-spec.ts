@@ -4,7 +4,7 @@ import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'type
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { openServiceDataSource } from './data-source';
-import { withGenericPlan } from './generic-plan';
+import { genericPlan, withGenericPlan } from './generic-plan';
 
 const SCHEMA = 'generictest';
 
@@ -102,5 +102,19 @@ describe('withGenericPlan (integration, real Postgres)', () => {
 
   it('runs the statement as it is outside a transaction', async () => {
     expect(await withGenericPlan(ds.manager, () => setting(ds.manager))).toBe('force_custom_plan');
+  });
+
+  it('plans a statement that commits alone once too (genericPlan), and the setting ends with it', async () => {
+    const before = await plans();
+    for (let i = 0; i < 8; i++) await genericPlan(ds.manager).query(INSERT, [[`r${next++}`], [1]]);
+    await ds.transaction((m) => genericPlan(m).query(INSERT, [[`r${next++}`], [1]]));
+    const after = await plans();
+    expect(after.custom).toBe(before.custom);
+    expect(after.generic - before.generic).toBe(9);
+    expect(await setting(ds.manager)).toBe('force_custom_plan');
+    await expect(genericPlan(ds.manager).query(INSERT, [['y'], ['not a number']])).rejects.toThrow();
+    expect(await setting(ds.manager)).toBe('force_custom_plan');
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."refs" WHERE reference = 'y'`);
+    expect(n).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 
+import { Prelude, queryWithPreludes } from './begin-with-first-statement';
 import { writeWithNextStatement } from './write-with-next-statement';
 
 // Runs `statement` (one prepared statement of the caller's transaction) with Postgres's generic plan,
@@ -14,7 +15,8 @@ import { writeWithNextStatement } from './write-with-next-statement';
 // statement whose good plan depends on a parameter (`$1 IS NULL OR merchant_id = $1`), so it is set
 // for this statement alone: `SET LOCAL` in front of it and back to the session's default in front of
 // the transaction's next statement (or its COMMIT), both in round trips that go out anyway.
-// Outside a transaction there is nothing to scope it to: the statement runs as it is.
+// Outside a transaction there is nothing to scope it to: the statement runs as it is (genericPlan,
+// below, is the way for a statement that runs alone).
 const GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
 const DEFAULT = 'SET LOCAL plan_cache_mode TO DEFAULT';
 
@@ -26,4 +28,34 @@ export async function withGenericPlan<T>(manager: EntityManager, statement: () =
   } finally {
     await writeWithNextStatement(manager, DEFAULT, []);
   }
+}
+
+// For the transaction (set_config's third argument) as a prelude: sent in front of a statement outside
+// an explicit transaction, the two are one implicit transaction that ends at their Sync, and so does
+// the setting. It returns no rows, as a prelude must (set_config returns the value it set).
+export const GENERIC_PLAN_PRELUDE: Prelude = {
+  text: `SELECT 1 WHERE set_config('plan_cache_mode', $1, true) IS NULL`,
+  values: ['force_generic_plan'],
+};
+
+// What `manager.query` is, with the statement run with its generic plan: in a transaction as
+// withGenericPlan does it, and outside one with the setting sent in front of the statement in its
+// round trip (GENERIC_PLAN_PRELUDE), so that a statement that commits alone (the webhook dispatcher's
+// claim and record) is planned once per connection too.
+export function genericPlan(manager: EntityManager): {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+} {
+  return {
+    query: async (sql, params = []) => {
+      if (manager.queryRunner?.isTransactionActive)
+        return withGenericPlan(manager, () => manager.query(sql, params));
+      const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+      try {
+        return await (queryWithPreludes(runner, [GENERIC_PLAN_PRELUDE], sql, params) ??
+          runner.query(sql, params));
+      } finally {
+        if (runner !== manager.queryRunner) await runner.release();
+      }
+    },
+  };
 }

@@ -252,4 +252,40 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
     expect(await row(good)).toMatchObject({ status: 'PENDING', delivered: false });
     expect(await loggedAttempts(good)).toEqual([]);
   });
+
+  // Over their arrays Postgres planned the claim and the record again at every call, for longer than
+  // they ran (P2, docs/performance.md): each commits alone, with its generic plan.
+  it('plans the claim and the record once per connection', async () => {
+    const one = await openServiceDataSource({
+      ...SERVICE_DATABASE,
+      url: (db.options as { url: string }).url,
+      migrations: [],
+      poolSize: 1, // prepared statements are the connection's
+    });
+    try {
+      const shop = await merchant();
+      await queue(shop, 8);
+      for (let i = 0; i < 8; i++) {
+        const [claim] = await repo.claimDue(one.manager, {
+          limit: 1,
+          perMerchant: 4,
+          inFlight: { merchantIds: [shop], counts: [i % 3] },
+          leaseMs: 40_000,
+        });
+        await repo.recordFinished(one.manager, [ok(claim.id, claim.attemptNo)]);
+      }
+      const plans = await one.query(
+        `SELECT left(statement, 14) AS statement, generic_plans::int AS generic, custom_plans::int AS custom
+         FROM pg_prepared_statements WHERE statement LIKE 'WITH RECURSIVE used%' OR statement LIKE 'WITH r AS (%'
+         ORDER BY statement`,
+      );
+      expect(plans).toEqual([
+        { statement: 'WITH RECURSIVE', generic: 8, custom: 0 },
+        { statement: 'WITH r AS (\n  ', generic: 8, custom: 0 },
+      ]);
+      expect((await one.query('SHOW plan_cache_mode'))[0].plan_cache_mode).toBe('auto');
+    } finally {
+      await one.destroy();
+    }
+  });
 });

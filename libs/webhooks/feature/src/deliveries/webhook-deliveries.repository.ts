@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { queryRows } from '@onramp/persistence';
+import { genericPlan, queryRows } from '@onramp/persistence';
 import { DeliveryStatus } from '@onramp/webhooks-domain';
 
 import { DELIVERIES, DELIVERY_ATTEMPTS, ENDPOINTS } from '../persistence/webhooks-tables';
@@ -76,9 +76,11 @@ export class WebhookDeliveriesRepository {
   // per-merchant cap and cutting it afterwards had locked, and written to the WAL, up to 128 rows per
   // merchant for every few it took, and hidden them from other processes' claims meanwhile. The
   // planner keeps to the index with that LIMIT unknown (a generic plan, 200,000 delivered rows).
+  // Its generic plan is forced (genericPlan): Postgres kept planning it at every claim for the arrays
+  // (P2: 0.45 against 0.08 ms a claim).
   async claimDue(db: EntityManager, req: ClaimRequest): Promise<ClaimedDelivery[]> {
     return queryRows<ClaimedDelivery>(
-      db,
+      genericPlan(db),
       `WITH RECURSIVE used (merchant_id, n) AS (SELECT * FROM unnest($3::uuid[], $4::int[])),
        pending (merchant_id) AS (
          (SELECT merchant_id FROM ${DELIVERIES} WHERE status = 'PENDING' ORDER BY merchant_id LIMIT 1)
@@ -262,9 +264,11 @@ export class WebhookDeliveriesRepository {
   // Rows are locked in id order, so two batches touching the same rows cannot deadlock each other, and
   // with the lock the UPDATE takes anyway (NO KEY UPDATE), which the attempt log's foreign key
   // checks (KEY SHARE) of other transactions do not wait for.
+  // With its generic plan (genericPlan): planned at every call for its arrays, Postgres spent longer
+  // planning it than running it (P2: 0.57 against 0.38 ms a call).
   async recordFinished(db: EntityManager, attempts: FinishedAttempt[]): Promise<void> {
     if (attempts.length === 0) return;
-    await db.query(
+    await genericPlan(db).query(
       `WITH r AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::double precision[])
            AS r(id, attempt_no, status_code, error, duration_ms, next, delay_ms)

@@ -1,6 +1,6 @@
 import { PoolClient } from 'pg';
 
-import { Prelude, queryAfter } from '@onramp/persistence';
+import { GENERIC_PLAN_PRELUDE, Prelude, queryAfter } from '@onramp/persistence';
 
 import { relayLockKey } from '../event-transport';
 import { EVENTBUS_SCHEMA } from './eventbus-schema';
@@ -58,7 +58,7 @@ export async function moveOutboxRows(
   const outbox = `${client.escapeIdentifier(schema)}."outbox"`;
   const locked = `current_setting('${RELAY_LOCKED}') = 'true'`;
   const preludes: Prelude[] = [
-    { text: GENERIC_PLAN, values: ['force_generic_plan'] },
+    GENERIC_PLAN_PRELUDE,
     { text: TRY_RELAY_LOCK, values: [RELAY_LOCKED, relayLockKey(schema)] },
     { text: APPEND_LOCK, values: [RELAY_LOCKED] },
   ];
@@ -108,12 +108,11 @@ export async function moveOutboxRows(
   };
 }
 
-// The preludes, each with a parameter so that it too is prepared once per connection. A prelude
-// returns no rows (queryAfter), so each does its work in a WHERE that is never true: set_config
-// returns the value it set, and the append lock's CASE calls it only when the relay's lock was
-// granted (void as text is ''). The settings are the transaction's (set_config's third argument), so
-// they end with it at the Sync.
-const GENERIC_PLAN = `SELECT 1 WHERE set_config('plan_cache_mode', $1, true) IS NULL`;
+// The locks' preludes, each with a parameter so that it too is prepared once per connection. A
+// prelude returns no rows (queryAfter), so each does its work in a WHERE that is never true:
+// set_config returns the value it set, and the append lock's CASE calls it only when the relay's lock
+// was granted (void as text is ''). The setting is the transaction's (set_config's third argument),
+// so it ends with it at the Sync.
 const TRY_RELAY_LOCK = `SELECT 1 WHERE set_config($1, pg_try_advisory_xact_lock(hashtext($2))::text, true) IS NULL`;
 const APPEND_LOCK = `SELECT 1 WHERE CASE WHEN current_setting($1) = 'true'
   THEN pg_advisory_xact_lock(hashtext('${EVENTBUS_SCHEMA}.append'))::text ELSE '' END IS NULL`;
