@@ -94,6 +94,17 @@ describe('moveOutboxRows (integration, real Postgres)', () => {
     expect((await move()).moved).toBe(0);
   });
 
+  it("hands a small move's rows to the consumers, not a large one's", async () => {
+    await enqueue(201);
+    const large = await move(500);
+    expect(large.moved).toBe(201);
+    expect(large.rows).toBeUndefined();
+    const ids = await enqueue(200);
+    const small = await move(500);
+    expect(small.rows?.map((r) => JSON.parse(r.value).id)).toEqual(ids);
+    expect(small.rows?.[0]).toMatchObject({ topic: 'test.direct', key: ids[0] });
+  });
+
   it('prepares every statement once per connection and runs the move with its generic plan', async () => {
     const before = await move(); // everything prepared by now
     expect(before.moved).toBe(0);

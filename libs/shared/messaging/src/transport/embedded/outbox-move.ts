@@ -89,12 +89,12 @@ export async function moveOutboxRows(
             (SELECT coalesce(json_agg(json_build_object('topic', topic, 'partition', partition)), '[]')
              FROM (SELECT DISTINCT topic, partition FROM appended) AS written) AS records,
             -- only a small move's rows: a backlog's are read by the consumers a batch at a time, as
-            -- before, rather than built into one JSON value here (P5's relay rounds of thousands)
-            (SELECT CASE WHEN count(*) <= $3::int THEN
-                      coalesce(json_agg(json_build_object('seq', seq::text, 'topic', topic,
-                        'partition', partition, 'key', key, 'value', value, 'headers', headers) ORDER BY seq), '[]')
-                    END
-             FROM appended) AS rows`,
+            -- before, rather than built into one JSON value here (P5's relay rounds of thousands). The
+            -- count gates the scan (a one-time filter): a CASE around the aggregate had built the JSON
+            -- of every move and thrown a large one away (6 of 35 ms a move of 1,000 rows).
+            (SELECT json_agg(json_build_object('seq', seq::text, 'topic', topic, 'partition', partition,
+                      'key', key, 'value', value, 'headers', headers) ORDER BY seq)
+             FROM appended WHERE (SELECT count(*) FROM appended) <= $3::int) AS rows`,
     [limit, partitions, HANDED_ROWS_MAX],
   );
   const row = rows[0] as OutboxMoveRow;
