@@ -8,6 +8,7 @@ import { CreateAdminAudit1764100000000 } from './migrations/1764100000000-create
 import { KycErasure1764600000000 } from './migrations/1764600000000-kyc-erasure';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
+import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -21,5 +22,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     KycErasure1764600000000,
     OutboxDeleteOnPublish1764810000000,
     QueueTablesAutovacuum1765000000000,
+    OutboxKeyHash1767226200000,
   ],
 };

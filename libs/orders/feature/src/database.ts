@@ -7,6 +7,7 @@ import { KycStatusVersion1763900000000 } from './migrations/1763900000000-kyc-st
 import { OrderBeneficiaryName1764200000000 } from './migrations/1764200000000-order-beneficiary-name';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
+import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
 import { OrderStatusHistoryEntity } from './orders/order-status-history.entity';
 import { OrderEntity } from './orders/order.entity';
 
@@ -21,5 +22,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     OrderBeneficiaryName1764200000000,
     OutboxDeleteOnPublish1764810000000,
     QueueTablesAutovacuum1765000000000,
+    OutboxKeyHash1767226200000,
   ],
 };

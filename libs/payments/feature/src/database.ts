@@ -16,6 +16,7 @@ import { KycHolderErasure1764700000000 } from './migrations/1764700000000-kyc-ho
 import { CreateAdminAudit1764300000000 } from './migrations/1764300000000-create-admin-audit';
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
+import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
 import { OpenReferenceEntity } from './references/open-reference.entity';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
@@ -38,5 +39,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     KycHolderErasure1764700000000,
     OutboxDeleteOnPublish1764810000000,
     QueueTablesAutovacuum1765000000000,
+    OutboxKeyHash1767226200000,
   ],
 };

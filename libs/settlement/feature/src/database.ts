@@ -10,6 +10,7 @@ import { SignerLeases1764700000000 } from './migrations/1764700000000-signer-lea
 import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-outbox-delete-on-publish';
 import { SignedTotalsAndHeldIndex1764900000000 } from './migrations/1764900000000-signed-totals-and-held-index';
 import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
+import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -31,5 +32,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     OutboxDeleteOnPublish1764810000000,
     SignedTotalsAndHeldIndex1764900000000,
     QueueTablesAutovacuum1765000000000,
+    OutboxKeyHash1767226200000,
   ],
 };

@@ -4,7 +4,12 @@ import { Kafka, logLevel } from 'kafkajs';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, EventEnvelope, Topics } from '@onramp/contracts';
-import { createMessagingTables, openServiceDataSource, outboxDeleteOnPublishSql } from '@onramp/persistence';
+import {
+  createMessagingTables,
+  openServiceDataSource,
+  outboxDeleteOnPublishSql,
+  outboxKeyHashSql,
+} from '@onramp/persistence';
 import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
 import { EventConsumer } from './inbox/event-consumer';
@@ -19,7 +24,8 @@ class InitMessaging1700000000000 implements MigrationInterface {
   name = 'InitMessaging1700000000000';
   async up(qr: QueryRunner): Promise<void> {
     await createMessagingTables(qr, SCHEMA);
-    for (const sql of outboxDeleteOnPublishSql(SCHEMA).up) await qr.query(sql);
+    for (const sql of [...outboxDeleteOnPublishSql(SCHEMA).up, ...outboxKeyHashSql(SCHEMA).up])
+      await qr.query(sql);
     await qr.query(`CREATE TABLE "${SCHEMA}"."effects" (order_uuid UUID NOT NULL, event_id UUID NOT NULL)`);
   }
   async down(qr: QueryRunner): Promise<void> {
@@ -35,7 +41,12 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
   const brokers = (servers.kafkaBrokers ?? '127.0.0.1:9092').split(',');
 
   beforeAll(async () => {
-    ds = await openServiceDataSource({ url: await createDatabase(servers.databaseUrl!), schema: SCHEMA, entities: [], migrations: [InitMessaging1700000000000] });
+    ds = await openServiceDataSource({
+      url: await createDatabase(servers.databaseUrl!),
+      schema: SCHEMA,
+      entities: [],
+      migrations: [InitMessaging1700000000000],
+    });
     transport = new KafkaTransport({ brokers, clientId: 'msgtest', partitions: 3, replicationFactor: 1 });
     await transport.connect();
     relay = new OutboxRelay(ds, transport, { schema: SCHEMA, idleDelayMs: 50 });
@@ -51,7 +62,12 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
   it('publishes a committed event once, applies it once even when delivered twice, and dead-letters a poison one', async () => {
     const orderUuid = randomUUID();
     const writer = new OutboxWriter(SCHEMA);
-    const consumer = new EventConsumer(ds, transport, { schema: SCHEMA, groupId: `msgtest-${randomUUID()}`, maxAttempts: 2, retryBaseDelayMs: 10 });
+    const consumer = new EventConsumer(ds, transport, {
+      schema: SCHEMA,
+      groupId: `msgtest-${randomUUID()}`,
+      maxAttempts: 2,
+      retryBaseDelayMs: 10,
+    });
     const seen: EventEnvelope[] = [];
     consumer.on(Topics.TransferFailed, async (event, manager) => {
       if (event.data.orderUuid !== orderUuid) return;
@@ -64,22 +80,36 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
     // A rolled-back transaction leaves no event behind.
     await ds
       .transaction(async (m) => {
-        await writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '1', reason: 'rolled back' } });
+        await writer.append(m, {
+          type: Topics.TransferFailed,
+          key: orderUuid,
+          merchantId: randomUUID(),
+          data: { orderUuid, transactionHash: '', payedAmount: '1', reason: 'rolled back' },
+        });
         throw new Error('rollback');
       })
       .catch(() => undefined);
 
     const envelope = await ds.transaction((m) =>
-      writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' } }),
+      writer.append(m, {
+        type: Topics.TransferFailed,
+        key: orderUuid,
+        merchantId: randomUUID(),
+        data: { orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' },
+      }),
     );
     relay.nudge();
     await waitFor(
-      async () => (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length === 1,
+      async () =>
+        (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length ===
+        1,
       { timeoutMs: 30_000, description: 'the effect applied' },
     );
 
     // Redeliver the exact same record: the inbox makes it a no-op.
-    await transport.publish([{ topic: Topics.TransferFailed, key: orderUuid, value: JSON.stringify(envelope), headers: {} }]);
+    await transport.publish([
+      { topic: Topics.TransferFailed, key: orderUuid, value: JSON.stringify(envelope), headers: {} },
+    ]);
 
     // A poison event goes to the DLQ after bounded retries, carrying the error.
     const kafka = new Kafka({ brokers, clientId: 'dlq-reader', logLevel: logLevel.NOTHING });
@@ -89,19 +119,29 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
     const dead: string[] = [];
     await dlqConsumer.run({
       eachMessage: async ({ message }) => {
-        if (message.value?.toString().includes(orderUuid)) dead.push(message.headers?.['dlq-error']?.toString() ?? '');
+        if (message.value?.toString().includes(orderUuid))
+          dead.push(message.headers?.['dlq-error']?.toString() ?? '');
       },
     });
     await ds.transaction((m) =>
-      writer.append(m, { type: Topics.TransferFailed, key: orderUuid, merchantId: randomUUID(), data: { orderUuid, transactionHash: '', payedAmount: '0', reason: 'poison' } }),
+      writer.append(m, {
+        type: Topics.TransferFailed,
+        key: orderUuid,
+        merchantId: randomUUID(),
+        data: { orderUuid, transactionHash: '', payedAmount: '0', reason: 'poison' },
+      }),
     );
     relay.nudge();
     await waitFor(() => dead.length === 1, { timeoutMs: 30_000, description: 'the dead letter' });
     await dlqConsumer.disconnect();
 
-    const effects = await ds.query(`SELECT event_id FROM "${SCHEMA}"."effects" WHERE order_uuid = $1`, [orderUuid]);
+    const effects = await ds.query(`SELECT event_id FROM "${SCHEMA}"."effects" WHERE order_uuid = $1`, [
+      orderUuid,
+    ]);
     expect(effects).toHaveLength(1);
-    expect(seen.map((e) => e.data)).toEqual([{ orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' }]);
+    expect(seen.map((e) => e.data)).toEqual([
+      { orderUuid, transactionHash: '', payedAmount: '10.5', reason: 'reverted' },
+    ]);
     expect(dead[0]).toContain('handler cannot apply this');
     // published rows are deleted: the outbox holds only what waits
     const left = await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox"`);
@@ -160,11 +200,14 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       );
       await waitFor(
         async () =>
-          (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length > 0,
+          (await ds.query(`SELECT 1 FROM "${SCHEMA}"."effects" WHERE event_id = $1`, [envelope.id])).length >
+          0,
         { timeoutMs: 30_000, description: 'the effect applied' },
       );
       await new Promise((r) => setTimeout(r, 500)); // room for a wrong second effect
-      const effects = await ds.query(`SELECT event_id FROM "${SCHEMA}"."effects" WHERE order_uuid = $1`, [orderUuid]);
+      const effects = await ds.query(`SELECT event_id FROM "${SCHEMA}"."effects" WHERE order_uuid = $1`, [
+        orderUuid,
+      ]);
       expect(effects).toEqual([{ event_id: envelope.id }]);
     } finally {
       await crashing.stop();
@@ -184,7 +227,11 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       }),
     );
     const waiting = async (): Promise<number> =>
-      (await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox" WHERE event_id = $1`, [envelope.id]))[0].n;
+      (
+        await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."outbox" WHERE event_id = $1`, [
+          envelope.id,
+        ])
+      )[0].n;
     const sent: string[] = [];
     const recording = recordingKeys(transport, sent);
     const other = ds.createQueryRunner(); // another relay, mid-round
@@ -199,7 +246,11 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
       await other.rollbackTransaction();
       await other.release();
     }
-    const failing = new OutboxRelay(ds, { ...recording, publish: () => Promise.reject(new Error('broker down')) }, { schema: SCHEMA });
+    const failing = new OutboxRelay(
+      ds,
+      { ...recording, publish: () => Promise.reject(new Error('broker down')) },
+      { schema: SCHEMA },
+    );
     await expect(failing.drainOnce(true)).rejects.toThrow('broker down');
     expect(await waiting()).toBe(1); // the delete rolled back with the failed send
     try {

@@ -78,3 +78,21 @@ export function outboxDeleteOnPublishSql(schema: string): { up: string[]; down: 
 export function outboxDeleteOnPublishMigration(name: string, schema: string): new () => MigrationInterface {
   return sqlMigration(name, outboxDeleteOnPublishSql(schema));
 }
+
+// The outbox keeps each row's key hash (Kafka's murmur2 of the key, made positive), computed by the
+// writer in JavaScript, so that the embedded bus's move takes the partition as `key_hash % partitions`
+// instead of hashing the key in PL/pgSQL (14 us a key, two fifths of a move of 1,000 rows in P5,
+// docs/performance.md). Nullable: a row written before (or by an older release during a rolling
+// update) has none, and the move hashes its key in SQL as before. No default, so adding it rewrites
+// nothing.
+export function outboxKeyHashSql(schema: string): { up: string[]; down: string[] } {
+  const outbox = `"${schema}"."outbox"`;
+  return {
+    up: [`ALTER TABLE ${outbox} ADD COLUMN "key_hash" INTEGER`],
+    down: [`ALTER TABLE ${outbox} DROP COLUMN "key_hash"`],
+  };
+}
+
+export function outboxKeyHashMigration(name: string, schema: string): new () => MigrationInterface {
+  return sqlMigration(name, outboxKeyHashSql(schema));
+}

@@ -10,6 +10,7 @@ import { IndexPendingDeliveriesByMerchant1767225800000 } from './migrations/1767
 import { OutboxDeleteOnPublish1767225900000 } from './migrations/1767225900000-outbox-delete-on-publish';
 import { QueueTablesAutovacuum1767226000000 } from './migrations/1767226000000-queue-tables-autovacuum';
 import { DropDeliveriesDueIndex1767226100000 } from './migrations/1767226100000-drop-deliveries-due-index';
+import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -23,5 +24,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     OutboxDeleteOnPublish1767225900000,
     QueueTablesAutovacuum1767226000000,
     DropDeliveriesDueIndex1767226100000,
+    OutboxKeyHash1767226200000,
   ],
 };

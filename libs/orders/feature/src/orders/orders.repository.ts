@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 
 import { OrderStatus, TerminalOrderStatus } from '@onramp/orders-domain';
 import { queryRows } from '@onramp/persistence';
+import { OUTBOX_COLUMNS, OutboxRowValues } from '@onramp/messaging';
 
 import { KYC_USERS, ORDER_STATUS_HISTORY, ORDERS } from '../persistence/orders-tables';
 import { OrderStatusHistoryEntity } from './order-status-history.entity';
@@ -31,7 +32,7 @@ export type StatusChangeRow = Omit<OrderStatusHistoryEntity, 'id'>;
 // An outbox row made by OutboxWriter.prepare, for a statement that writes it beside the order.
 export interface OutboxInsert {
   table: string;
-  values: [string, string, string, string, string]; // event_id, topic, key, envelope, headers
+  values: OutboxRowValues; // OUTBOX_COLUMNS'
 }
 
 export interface CompletionFacts {
@@ -160,7 +161,7 @@ export class OrdersRepository {
        ), o AS (
          INSERT INTO ${ORDERS}
            (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic, status, created_at, updated_at, beneficiary_name)
-         SELECT $1::uuid, $2::uuid, $3::uuid, $4::numeric, 'EUR', $5, $6, $7, $8, 'CREATED', $9::timestamptz, $9::timestamptz, $15
+         SELECT $1::uuid, $2::uuid, $3::uuid, $4::numeric, 'EUR', $5, $6, $7, $8, 'CREATED', $9::timestamptz, $9::timestamptz, $16
          FROM k
          ON CONFLICT DO NOTHING
          RETURNING uuid
@@ -168,8 +169,8 @@ export class OrdersRepository {
          INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)
          SELECT uuid, NULL, 'CREATED', 'order created', NULL, $9::timestamptz FROM o
        ), e AS (
-         INSERT INTO ${event.table} (event_id, topic, key, envelope, headers)
-         SELECT $10::uuid, $11, $12, $13::jsonb, $14::jsonb FROM o
+         INSERT INTO ${event.table} (${OUTBOX_COLUMNS})
+         SELECT $10::uuid, $11, $12, $13::jsonb, $14::jsonb, $15::int FROM o
        )
        SELECT (SELECT count(*) FROM o)::int AS created, (SELECT count(*) FROM k)::int AS eligible`,
       [
@@ -325,8 +326,8 @@ export class OrdersRepository {
          INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)
          SELECT uuid, 'CREATED', '${to}', $${n + 1}, $${n + 2}::uuid, $${n}::timestamptz FROM moved
        ), e AS (
-         INSERT INTO ${event.table} (event_id, topic, key, envelope, headers)
-         SELECT $${n + 3}::uuid, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}::jsonb FROM moved
+         INSERT INTO ${event.table} (${OUTBOX_COLUMNS})
+         SELECT $${n + 3}::uuid, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}::jsonb, $${n + 8}::int FROM moved
        )
        SELECT uuid FROM moved`,
       [...params, change.reason, change.eventId, ...event.values],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { queryRows, withGenericPlan, writeWithNextStatement } from '@onramp/persistence';
+import { OUTBOX_COLUMNS, OutboxRowValues } from '@onramp/messaging';
 
 import type { SettlementContext } from '../matching/settlement-context';
 import {
@@ -273,11 +274,11 @@ export class BankTransactionsRepository {
     link: CreditLink,
     match: { referenceStatus: 'MATCHED' | 'CLOSED'; payerNameCheck: PayerNameCheck | null },
     at: Date,
-    event?: { table: string; values: readonly [string, string, string, string, string] },
+    event?: { table: string; values: OutboxRowValues },
   ): Promise<void> {
     const insertEvent = event
       ? `, event AS (
-         INSERT INTO ${event.table} (event_id, topic, key, envelope, headers) VALUES ($8, $9, $10, $11, $12))`
+         INSERT INTO ${event.table} (${OUTBOX_COLUMNS}) VALUES ($8, $9, $10, $11, $12, $13))`
       : '';
     // Nothing here reads what it wrote: it goes with the transaction's next statement or its COMMIT.
     await writeWithNextStatement(

@@ -2,6 +2,7 @@ import { EntityManager } from 'typeorm';
 
 import { withGenericPlan, writeWithNextStatement } from '@onramp/persistence';
 import { FeeParams } from '@onramp/settlement-domain';
+import { OUTBOX_COLUMNS, OutboxRowValues } from '@onramp/messaging';
 
 import { SETTLEMENT_SCHEMA } from '../config';
 
@@ -121,8 +122,8 @@ export interface OutcomeRow {
   rawTx: string;
   blockNumber: number;
   lastError: string | null;
-  // its transfer.* event's outbox row: event_id, topic, key, envelope, headers (OutboxWriter.prepare)
-  event: readonly [string, string, string, string, string];
+  // its transfer.* event's outbox row, OUTBOX_COLUMNS' values (OutboxWriter.prepare)
+  event: OutboxRowValues;
 }
 
 // SIGNED or BROADCAST -> CONFIRMED | FAILED for every row, with the mined transaction, and each
@@ -145,10 +146,10 @@ export async function recordOutcomes(
        FROM u WHERE s.order_uuid = u.order_uuid AND s.state IN ('SIGNED', 'BROADCAST')
        RETURNING s.order_uuid
      ), written AS (
-       INSERT INTO ${outboxTable} (event_id, topic, key, envelope, headers)
-       SELECT e.event_id, e.topic, e.key, e.envelope, e.headers
-       FROM unnest($8::uuid[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[], $1::uuid[])
-         WITH ORDINALITY AS e(event_id, topic, key, envelope, headers, order_uuid, n)
+       INSERT INTO ${outboxTable} (${OUTBOX_COLUMNS})
+       SELECT e.event_id, e.topic, e.key, e.envelope, e.headers, e.key_hash
+       FROM unnest($8::uuid[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[], $14::int[], $1::uuid[])
+         WITH ORDINALITY AS e(event_id, topic, key, envelope, headers, key_hash, order_uuid, n)
        WHERE e.order_uuid IN (SELECT order_uuid FROM moved)
        ORDER BY e.n
        RETURNING key
@@ -168,6 +169,7 @@ export async function recordOutcomes(
       col(3),
       col(4),
       rows.length,
+      col(5),
     ],
   );
 }

@@ -12,6 +12,7 @@ import {
 import { currentTraceparent } from '@onramp/observability';
 
 import { newTraceparent, uuidv7 } from '../ids';
+import { keyHash } from '../transport/murmur2-partitioner';
 
 export interface AppendEvent<K extends EventType> {
   type: K;
@@ -21,9 +22,16 @@ export interface AppendEvent<K extends EventType> {
   traceparent?: string;
 }
 
+// An outbox row's values, in the order of OUTBOX_COLUMNS: event_id, topic, key, envelope (JSON text),
+// headers (JSON text), key_hash (an integer, as text).
+export type OutboxRowValues = readonly [string, string, string, string, string, string];
+
+// The columns a writer fills, in the order of OutboxRowValues.
+export const OUTBOX_COLUMNS = 'event_id, topic, key, envelope, headers, key_hash';
+
 export interface PreparedOutboxRow<K extends EventType> {
   envelope: EventEnvelope<K, EventMap[K]>;
-  values: [string, string, string, string, string];
+  values: OutboxRowValues;
 }
 
 // Writes an event into the service's outbox inside the caller's transaction. It is published later
@@ -38,16 +46,15 @@ export class OutboxWriter {
     event: AppendEvent<K>,
   ): Promise<EventEnvelope<K, EventMap[K]>> {
     const row = this.prepare(event);
-    await manager.query(
-      `INSERT INTO ${this.table} (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
-      row.values,
-    );
+    await manager.query(`INSERT INTO ${this.table} (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      ...row.values,
+    ]);
     return row.envelope;
   }
 
   // The outbox row of an event without writing it, for a caller that folds the insert into its own
   // statement (one round trip for a state change and its event, still one transaction). `values`
-  // are event_id, topic, key, envelope (JSON text) and headers (JSON text), in that order.
+  // are OUTBOX_COLUMNS', in that order.
   prepare<K extends EventType>(event: AppendEvent<K>): PreparedOutboxRow<K> {
     validatePayload(event.type, event.data); // never publish what a consumer would reject
     this.preparedCount++;
@@ -68,7 +75,14 @@ export class OutboxWriter {
     };
     return {
       envelope,
-      values: [envelope.id, event.type, event.key, JSON.stringify(envelope), JSON.stringify(headers)],
+      values: [
+        envelope.id,
+        event.type,
+        event.key,
+        JSON.stringify(envelope),
+        JSON.stringify(headers),
+        String(keyHash(event.key)),
+      ],
     };
   }
 

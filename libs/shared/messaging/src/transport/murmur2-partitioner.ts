@@ -21,6 +21,12 @@ export function murmur2(data: Buffer): number {
   return h | 0;
 }
 
+// The key's hash as a partition is taken from it (made positive): what an outbox row keeps in
+// `key_hash`, so the embedded move's partition is `key_hash % partitions`, as here.
+export function keyHash(key: string): number {
+  return murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff;
+}
+
 export function partitionFor(key: string, partitions: number): number {
-  return (murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % partitions;
+  return keyHash(key) % partitions;
 }

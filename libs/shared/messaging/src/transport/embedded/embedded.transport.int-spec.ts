@@ -4,7 +4,12 @@ import { Client } from 'pg';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 
 import { deadLetterTopic, Topics } from '@onramp/contracts';
-import { createMessagingTables, openServiceDataSource, outboxDeleteOnPublishSql } from '@onramp/persistence';
+import {
+  createMessagingTables,
+  openServiceDataSource,
+  outboxDeleteOnPublishSql,
+  outboxKeyHashSql,
+} from '@onramp/persistence';
 import { createDatabase, loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
 import { uuidv7 } from '../../ids';
@@ -52,7 +57,8 @@ describe('EmbeddedTransport over real Postgres', () => {
       name = `Init${timestamp}`;
       async up(qr: QueryRunner): Promise<void> {
         await createMessagingTables(qr, schema);
-        for (const sql of [...outboxDeleteOnPublishSql(schema).up, ...extra]) await qr.query(sql);
+        for (const sql of [...outboxDeleteOnPublishSql(schema).up, ...outboxKeyHashSql(schema).up, ...extra])
+          await qr.query(sql);
       }
       async down(qr: QueryRunner): Promise<void> {
         await qr.query(`DROP SCHEMA "${schema}" CASCADE`);

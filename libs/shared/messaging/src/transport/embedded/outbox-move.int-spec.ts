@@ -8,11 +8,13 @@ import {
   dropMessagingTables,
   openServiceDataSource,
   outboxDeleteOnPublishMigration,
+  outboxKeyHashMigration,
   PreparingClient,
 } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { relayLockKey } from '../event-transport';
+import { keyHash, partitionFor } from '../murmur2-partitioner';
 import { ensureEventbusSchema, EVENTBUS_SCHEMA } from './eventbus-schema';
 import { moveOutboxRows } from './outbox-move';
 
@@ -45,6 +47,7 @@ describe('moveOutboxRows (integration, real Postgres)', () => {
       migrations: [
         InitMoveDirect1700000000000,
         outboxDeleteOnPublishMigration('OutboxQueueMoveDirect1700000000001', SCHEMA),
+        outboxKeyHashMigration('OutboxKeyHashMoveDirect1700000000002', SCHEMA),
       ],
     });
     // one connection, which names its statements as the embedded bus's do
@@ -92,6 +95,28 @@ describe('moveOutboxRows (integration, real Postgres)', () => {
     expect(await waiting()).toBe(0);
     expect(await advisoryLocksHeld()).toBe(0);
     expect((await move()).moved).toBe(0);
+  });
+
+  it("takes a row's partition from the key hash its writer stored, and hashes the key of a row without one in SQL", async () => {
+    const keys = Array.from({ length: 40 }, () => randomUUID());
+    const hashOf = (i: number): number | null => {
+      if (i % 3 === 0) return null; // written before the column, or by an older release
+      if (i % 3 === 1) return keyHash(keys[i]);
+      return keyHash(keys[i]) + 1; // not the key's: shows which one the move used
+    };
+    for (const [i, key] of keys.entries())
+      await ds.query(
+        `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers, key_hash)
+         VALUES ($1, 'test.hash', $2, '{}', '{}', $3)`,
+        [randomUUID(), key, hashOf(i)],
+      );
+    const moved = await move();
+    expect(moved.rows?.map((r) => r.partition)).toEqual(
+      keys.map((key, i) => {
+        const stored = hashOf(i);
+        return stored === null ? partitionFor(key, PARTITIONS) : stored % PARTITIONS;
+      }),
+    );
   });
 
   it("hands a small move's rows to the consumers, not a large one's", async () => {

@@ -63,7 +63,8 @@ export async function moveOutboxRows(
     { text: APPEND_LOCK, values: [RELAY_LOCKED] },
   ];
   // Rows leave the outbox in seq order and are appended in that order (ORDER BY before the log's
-  // sequence is drawn), which keeps each key's order; the partition is Kafka's, computed in SQL.
+  // sequence is drawn), which keeps each key's order; the partition is Kafka's, from the hash the
+  // writer stored (outboxKeyHashSql), or computed in SQL for a row written without one.
   // The batch is every row up to the limit-th committed one: one range of the primary key, read in
   // the statement's one snapshot (exactly the first rows it sees; a row committed later is not
   // seen, whatever its seq). An index scan, where a join with the batch hashed the whole outbox,
@@ -74,10 +75,10 @@ export async function moveOutboxRows(
     `WITH taken AS (
        DELETE FROM ${outbox} o
        WHERE ${locked} AND o.seq <= (SELECT max(seq) FROM (SELECT seq FROM ${outbox} ORDER BY seq LIMIT $1::int) AS batch)
-       RETURNING o.seq, o.topic, o.key, o.envelope, o.headers
+       RETURNING o.seq, o.topic, o.key, o.key_hash, o.envelope, o.headers
      ), appended AS (
        INSERT INTO ${EVENTBUS_SCHEMA}.log (topic, partition, key, value, headers)
-       SELECT topic, ${EVENTBUS_SCHEMA}.partition_for(key, $2::int), key, envelope::text, headers
+       SELECT topic, coalesce(key_hash % $2::int, ${EVENTBUS_SCHEMA}.partition_for(key, $2::int)), key, envelope::text, headers
        FROM taken ORDER BY seq
        RETURNING seq, topic, partition, key, value, headers
      )
