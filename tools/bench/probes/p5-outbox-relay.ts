@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 
 import { ALL_TOPICS, deadLetterTopic, EventHeaders } from '@onramp/contracts';
-import { EmbeddedTransport, OUTBOX_RELAY_BATCH, TransportRecord } from '@onramp/messaging';
+import { EmbeddedTransport, keyHash, OUTBOX_RELAY_BATCH, TransportRecord } from '@onramp/messaging';
 import { readTopics } from '@onramp/testing';
 
 import { BenchContext, Row, waitQuiet } from '../bench-context';
@@ -110,14 +110,15 @@ async function relayPace(
   const { rows: logEnd } = ctx.opts.distributed
     ? { rows: [{ seq: '0' }] }
     : await ctx.db.query<{ seq: string }>(`SELECT coalesce(max(seq), 0)::text AS seq FROM eventbus.log`);
+  // The rows as the services' OutboxWriter writes them, with their key's hash.
   const { rows: committed } = await ctx.db.query<{ at: Date; last: string }>(
     `WITH rows AS (
-       INSERT INTO orders.outbox (event_id, topic, key, envelope, headers)
-       SELECT id, $1, k, jsonb_build_object('bench', true, 'i', i), '{}'::jsonb
-       FROM unnest($2::uuid[], $3::text[], $4::int[]) AS r(id, k, i)
+       INSERT INTO orders.outbox (event_id, topic, key, envelope, headers, key_hash)
+       SELECT id, $1, k, jsonb_build_object('bench', true, 'i', i), '{}'::jsonb, h
+       FROM unnest($2::uuid[], $3::text[], $4::int[], $5::int[]) AS r(id, k, i, h)
        RETURNING created_at, seq
      ) SELECT min(created_at) AS at, max(seq)::text AS last FROM rows`,
-    [TOPIC, records.map((r) => r.id), keys, records.map((r) => r.i)],
+    [TOPIC, records.map((r) => r.id), keys, records.map((r) => r.i), keys.map(keyHash)],
   );
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -4,6 +4,7 @@ export * from './transport/kafka.transport';
 export * from './transport/kafka-client-config';
 export * from './transport/transport-config';
 export * from './transport/kafka-topics';
+export { keyHash } from './transport/murmur2-partitioner';
 export * from './transport/embedded/embedded.transport';
 export { EVENTBUS_SCHEMA } from './transport/embedded/eventbus-schema';
 export type { AppendedRow } from './transport/embedded/appended-events';
