@@ -63,6 +63,7 @@ class PreludedQuery extends Query {
   declare name?: string;
   declare text: string;
   declare types?: unknown[];
+  declare queryMode?: string;
 
   prepare(connection: unknown): void {
     const c = connection as WireConnection;
@@ -105,9 +106,11 @@ export function queryAfter(
     const names = statementNamesOf(client);
     const name = names?.nameFor(text, values);
     const connection = (client as unknown as { connection: WireConnection }).connection;
+    // Made from the text, its fields set after (see namedQuery): pg copies a config object property by
+    // property first.
     const query: PreludedQuery = new PreludedQuery(
-      { text, values: values ?? [], name, queryMode: 'extended' } as unknown as string,
-      undefined,
+      text,
+      values ?? [],
       (err: Error | undefined, res: unknown) => {
         if (err && name) names?.failed(text, err);
         // a plan the server will no longer run (a table changed under it) may be any prelude's
@@ -120,6 +123,8 @@ export function queryAfter(
         else resolve((Array.isArray(res) ? res[res.length - 1] : res) as QueryResult);
       },
     );
+    query.name = name;
+    query.queryMode = 'extended';
     query.preludes = preludes.map((p) => ({ ...p, name: names?.nameFor(p.text, p.values) }));
     client.query(query as never);
   });
