@@ -106,7 +106,7 @@ export function queryAfter(
     const names = statementNamesOf(client);
     const name = names?.nameFor(text, values);
     const connection = (client as unknown as { connection: WireConnection }).connection;
-    // Made from the text, its fields set after (see namedQuery): pg copies a config object property by
+    // Made from the text, its fields set after (namedQuery, prepared-statements.ts): pg copies a config object property by
     // property first.
     const query: PreludedQuery = new PreludedQuery(
       text,

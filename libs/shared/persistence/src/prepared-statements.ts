@@ -93,17 +93,15 @@ export class PreparingClient extends Client {
 
 // pg's Query for a named statement, made from the text: given a config object instead, pg copies it
 // property by property (getOwnPropertyDescriptors, defineProperties) before reading it, 1.2 % of the
-// embedded platform's busy time in P2 (docs/performance.md). The fields set after the constructor are
-// the ones it would have read from the config.
-export function namedQuery(
+// embedded platform's busy time in P2 (docs/performance.md). The name is set after the constructor,
+// which would have read it from the config.
+function namedQuery(
   text: string,
   values: unknown[],
-  name: string | undefined,
+  name: string,
   callback: (err: Error | undefined, res: unknown) => void,
-  queryMode?: 'extended',
 ): Query {
-  const q = new Query(text, values, callback) as Query & { name?: string; queryMode?: string };
+  const q = new Query(text, values, callback) as Query & { name?: string };
   q.name = name;
-  if (queryMode) q.queryMode = queryMode;
   return q;
 }
