@@ -106,8 +106,8 @@ export function queryAfter(
     const names = statementNamesOf(client);
     const name = names?.nameFor(text, values);
     const connection = (client as unknown as { connection: WireConnection }).connection;
-    // Made from the text, its fields set after (namedQuery, prepared-statements.ts): pg copies a config object property by
-    // property first.
+    // Made from the text, its fields set after (as namedQuery in prepared-statements.ts): pg copies a
+    // config object property by property first.
     const query: PreludedQuery = new PreludedQuery(
       text,
       values ?? [],
