@@ -7,7 +7,7 @@ export interface BenchOptions {
   only: Set<ProbeId>;
   durationS?: number; // overrides the length of the timed probes (P1 per side, P2's pacing)
   portOffset: number;
-  cpuProf: boolean; // profile the platform process (embedded mode: every app) into bench/results/
+  cpuProf: boolean; // profile the platform into bench/results/ (embedded: its one process; distributed: each app too)
   countStatements: boolean; // Postgres statements and CPU ms per operation (embedded mode only)
 }
 

@@ -56,7 +56,13 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
   const host = await forkScript<HostReady>('platform-host.ts', [mode, logDir, String(opts.portOffset)], {
     logFile: join(logDir, 'host.log'),
     // a throw-away platform: never the servers of a running `npm start`
-    env: { DATABASE_URL: '', RPC_URL: '', KAFKA_BROKERS: '', USDC_ADDRESS: '' },
+    env: {
+      DATABASE_URL: '',
+      RPC_URL: '',
+      KAFKA_BROKERS: '',
+      USDC_ADDRESS: '',
+      ...(opts.cpuProf && opts.distributed ? { BENCH_APP_CPU_PROF_DIR: resultsDir } : {}),
+    },
     execArgv: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
     requires: opts.countStatements ? ['tools/bench/statement-count/hook.ts'] : [],
     timeoutMs: 600_000,

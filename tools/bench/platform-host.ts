@@ -56,6 +56,10 @@ async function main(): Promise<void> {
     logDir,
     portOffset: Number(offset),
     env: benchEnv(),
+    // `--cpu-prof` in distributed mode: each app writes its own profile (the bench sets the dir)
+    nodeArgs: process.env.BENCH_APP_CPU_PROF_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_APP_CPU_PROF_DIR}`]
+      : undefined,
   });
   const ready: HostReady = {
     type: 'ready',

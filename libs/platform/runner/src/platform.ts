@@ -36,6 +36,9 @@ export interface LaunchOptions {
   // tools/build/production-install.js): then the migrate and kafka-topics steps run first and every
   // app starts as `node <compiledRoot>/dist/apps/<app>/main.js`, as in the image. Default: sources.
   compiledRoot?: string;
+  // Node flags for every app process (launchPlatform only), e.g. `--cpu-prof` for the bench: Node
+  // refuses --cpu-prof in NODE_OPTIONS, so a flag has to reach each app's command line.
+  nodeArgs?: string[];
 }
 
 // For fault-injection tests: a process started with its own settings, or a further process of an
@@ -117,6 +120,7 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     ...(opts.env ?? {}),
   };
   const children = new Map<string, { proc: ChildProcess; log: WriteStream }>();
+  const nodeArgs = opts.nodeArgs ?? [];
 
   const startApp = async (name: AppName, p: AppProcessOptions = {}): Promise<void> => {
     const key = processKey(name, p.instance);
@@ -129,16 +133,20 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     const port = name === 'gateway' ? ports.base : Number(own[PORT_ENV[name]] ?? portOf(ports, name));
     const log = createWriteStream(logFile, { flags: 'a' });
     const proc = opts.compiledRoot
-      ? spawn(process.execPath, [compiledEntry(opts.compiledRoot, 'apps', name)], {
+      ? spawn(process.execPath, [...nodeArgs, compiledEntry(opts.compiledRoot, 'apps', name)], {
           cwd: opts.compiledRoot,
           env: { ...environment, ...env, ...own },
           stdio: ['ignore', 'pipe', 'pipe'],
         })
-      : spawn(process.execPath, ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')], {
-          cwd: root,
-          env: { ...environment, ...env, ...own, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+      : spawn(
+          process.execPath,
+          [...nodeArgs, '-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')],
+          {
+            cwd: root,
+            env: { ...environment, ...env, ...own, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
     for (const stream of [proc.stdout, proc.stderr]) {
       stream?.pipe(log, { end: false });
       if (opts.echo) stream?.on('data', (chunk: Buffer) => process.stdout.write(prefix(key, chunk)));

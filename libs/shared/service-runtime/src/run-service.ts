@@ -12,10 +12,24 @@ export function runService(
   start: (env: NodeJS.ProcessEnv) => Promise<unknown>,
 ): void {
   installAppLogger(name, loadLoggingConfig(env));
+  if (process.execArgv.some((a) => a.startsWith('--cpu-prof'))) exitAfterShutdownSignal();
   Promise.resolve()
     .then(() => start(env))
     .catch((err: unknown) => {
       new Logger(name).error(`failed to start: ${err instanceof Error ? err.message : String(err)}`);
       process.exit(1);
     });
+}
+
+// Node writes a --cpu-prof profile only when the process exits, not when a signal ends it; Nest's
+// shutdown hook closes the app on SIGTERM and then raises the signal again to end the process. With
+// this listener still attached the second signal is ours: exit instead, and the profile is written.
+function exitAfterShutdownSignal(): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    let seen = 0;
+    process.on(signal, () => {
+      seen += 1;
+      if (seen > 1) process.exit(0);
+    });
+  }
 }
