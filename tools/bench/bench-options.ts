@@ -6,13 +6,14 @@ export interface BenchOptions {
   distributed: boolean;
   only: Set<ProbeId>;
   durationS?: number; // overrides the length of the timed probes (P1 per side, P2's pacing)
+  p2Rate?: number; // P2's credits per second (default 50): the latency curve below the target's rate
   portOffset: number;
   cpuProf: boolean; // profile the platform into bench/results/ (embedded: its one process; distributed: each app too)
   countStatements: boolean; // Postgres statements and CPU ms per operation (embedded mode only)
 }
 
 export const BENCH_USAGE =
-  'npm run bench -- [--smoke] [--distributed] [--only P1,P3] [--duration <s>] [--port-offset <n>] [--cpu-prof] [--count-statements]';
+  'npm run bench -- [--smoke] [--distributed] [--only P1,P3] [--duration <s>] [--p2-rate <n>] [--port-offset <n>] [--cpu-prof] [--count-statements]';
 
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const opts: BenchOptions = {
@@ -45,6 +46,10 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     } else if (arg === '--duration') {
       opts.durationS = Number(value());
       if (!(opts.durationS > 0)) throw new Error(`--duration wants seconds > 0\nusage: ${BENCH_USAGE}`);
+    } else if (arg === '--p2-rate') {
+      opts.p2Rate = Number(value());
+      if (!(opts.p2Rate > 0))
+        throw new Error(`--p2-rate wants credits per second > 0\nusage: ${BENCH_USAGE}`);
     } else if (arg === '--port-offset') opts.portOffset = Number(value());
     else throw new Error(`unknown argument ${arg}\nusage: ${BENCH_USAGE}`);
   }

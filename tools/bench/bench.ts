@@ -1,4 +1,4 @@
-// `npm run bench [-- --smoke] [--distributed] [--only P1,P3] [--duration <s>] [--cpu-prof] [--count-statements]`
+// `npm run bench [-- --smoke] [--distributed] [--only P1,P3] [--duration <s>] [--p2-rate <n>] [--cpu-prof] [--count-statements]`
 //
 // Starts a throw-away platform (embedded by default, one process per app over Kafka with
 // --distributed) on its own ports and servers, runs the probes P1-P6 against it and against

@@ -18,7 +18,7 @@ export interface P2Result {
 // P2: sandbox credits paced at a fixed rate, each timed from the moment it is sent to the moment
 // its order's signed webhook reaches the merchant's endpoint; beside the floor (floor.ts).
 export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result> {
-  const rate = ctx.size(50, 10);
+  const rate = ctx.opts.p2Rate ?? ctx.size(50, 10);
   const seconds = ctx.opts.durationS ?? ctx.size(60, 3);
   const count = Math.round(rate * seconds);
   const merchant = await openMerchant(ctx.platform, 'Bench P2');
