@@ -2,7 +2,7 @@
 // SIGTERM it closes, then raises the signal again to end the process. Run by run-service.spec.ts.
 import { runService } from '../run-service';
 
-runService('fixture', process.env, async () => {
+runService('fixture', {}, async () => {
   const onSignal = (): void => {
     process.removeListener('SIGTERM', onSignal);
     setTimeout(() => process.kill(process.pid, 'SIGTERM'), 10); // "closed", then the signal again
