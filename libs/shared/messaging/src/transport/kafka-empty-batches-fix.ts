@@ -27,20 +27,19 @@ interface ConsumerGroupClass {
   prototype: { fetch: Fetch };
 }
 
-const PATCHED = Symbol('onramp.withoutEmptyBatches');
-
 export function withoutEmptyBatches(fetch: Fetch): Fetch {
-  const patched: Fetch = async function (this: unknown, nodeId: number) {
+  return async function (this: unknown, nodeId: number) {
     const batches = await fetch.call(this, nodeId);
     return batches.filter((b) => !b.isEmpty() || b.isEmptyDueToFiltering());
   };
-  return Object.assign(patched, { [PATCHED]: true });
 }
 
-// Applied once, when the transport is loaded, and only to the version it was written for.
+// kafkajs' own fetch, wrapped once at load: applying the fix again assigns the same function.
+const patchedFetch = withoutEmptyBatches(ConsumerGroup.prototype.fetch);
+
+// Applied when the transport is loaded, and only to the version it was written for.
 export function fixKafkaEmptyBatches(): boolean {
   if (version !== '2.2.4') return false;
-  const current = ConsumerGroup.prototype.fetch as Fetch & { [PATCHED]?: boolean };
-  if (!current[PATCHED]) ConsumerGroup.prototype.fetch = withoutEmptyBatches(current);
+  ConsumerGroup.prototype.fetch = patchedFetch;
   return true;
 }
