@@ -72,8 +72,9 @@ describe('outbox relay and idempotent consumer over real Kafka and Postgres', ()
     consumer.on(Topics.TransferFailed, async (event, manager) => {
       if (event.data.orderUuid !== orderUuid) return;
       if (event.data.reason === 'poison') throw new Error('handler cannot apply this');
-      seen.push(event);
       await manager.query(`INSERT INTO "${SCHEMA}"."effects" VALUES ($1, $2)`, [orderUuid, event.id]);
+      // after its statement: a redelivery's first transaction fails there, on the event's inbox mark
+      seen.push(event);
     });
     await consumer.start();
 

@@ -145,6 +145,12 @@ export function beforeNextStatement(runner: QueryRunner | undefined, prelude: Pr
   return true;
 }
 
+// Whether `runner`'s transaction has sent nothing to the server yet (its BEGIN still held back):
+// then no statement of it, held back or not, has run.
+export function nothingSentYet(runner: QueryRunner | undefined): boolean {
+  return runner !== undefined && heldBack.get(runner)?.includes(BEGIN) === true;
+}
+
 // `text` on `runner` with `preludes` in front, in one round trip, in a transaction or not: outside one,
 // the preludes and the statement are one implicit transaction (queryAfter), so what a prelude sets for
 // the transaction (set_config's third argument) holds for this statement alone. Undefined, and nothing

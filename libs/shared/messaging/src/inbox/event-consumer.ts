@@ -11,7 +11,14 @@ import {
 } from '@onramp/contracts';
 import { withLogContext } from '@onramp/logging';
 import { inSpanFrom, metrics, SpanKind } from '@onramp/observability';
-import { noteXactLocksHeld, XactLock, xactLocksQuery } from '@onramp/persistence';
+import {
+  nothingSentYet,
+  noteXactLocksHeld,
+  PG_UNIQUE_VIOLATION,
+  writeWithNextStatement,
+  XactLock,
+  xactLocksQuery,
+} from '@onramp/persistence';
 
 import { ConsumedRecord, EventTransport } from '../transport/event-transport';
 
@@ -170,7 +177,7 @@ export class EventConsumer {
     }
     for (const p of parsed) this.observeLag(p.record, p.event);
     try {
-      await this.applyBatch(parsed);
+      await this.withClassicRerun((marks) => this.applyBatch(parsed, marks));
       return;
     } catch (err) {
       if (this.stopping.signal.aborted) throw err;
@@ -179,10 +186,14 @@ export class EventConsumer {
           `(${(err as Error).message}); handling them one by one`,
       );
     }
-    for (const record of records) await this.handleOne(record, false);
+    for (const record of records) await this.handleOne(record, false, 'classic');
   }
 
-  private async handleOne(record: ConsumedRecord, observeLag: boolean): Promise<void> {
+  private async handleOne(
+    record: ConsumedRecord,
+    observeLag: boolean,
+    firstMarks: InboxMarks = 'ahead',
+  ): Promise<void> {
     let event: AnyEnvelope;
     try {
       event = parseEnvelope(record.value);
@@ -193,7 +204,7 @@ export class EventConsumer {
     const handler = this.handlers.get(event.type);
     if (!handler) return;
     if (observeLag) this.observeLag(record, event);
-    await this.inEventContext(record, event, () => this.handleParsed(record, event, handler));
+    await this.inEventContext(record, event, () => this.handleParsed(record, event, handler, firstMarks));
   }
 
   private observeLag(record: ConsumedRecord, event: AnyEnvelope): void {
@@ -226,11 +237,15 @@ export class EventConsumer {
     record: ConsumedRecord,
     event: EventEnvelope<EventType, EventMap[EventType]>,
     handler: EventHandler<EventType>,
+    firstMarks: InboxMarks,
   ): Promise<void> {
     const maxAttempts = this.opts.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.applyOnce(event, handler);
+        // a retry knows something failed: it checks the inbox before the handler, as a redelivery would
+        if (attempt === 1 && firstMarks === 'ahead')
+          await this.withClassicRerun((marks) => this.applyOnce(event, handler, marks));
+        else await this.applyOnce(event, handler, 'classic');
         return;
       } catch (err) {
         if (this.stopping.signal.aborted) throw err;
@@ -261,15 +276,29 @@ export class EventConsumer {
     }
   }
 
+  // `attempt` with the marks sent ahead (see markInbox); if it failed where the marks may be why (see
+  // marksInDoubt), once more with the marks checked first, whose outcome (a redelivery skipped, or the
+  // handler's own error) is the one that counts. A failure after the marks were written is the
+  // handler's own and is judged as before; a redelivery costs one transaction more.
+  private async withClassicRerun(attempt: (marks: InboxMarks) => Promise<void>): Promise<void> {
+    try {
+      await attempt('ahead');
+    } catch (err) {
+      if (this.stopping.signal.aborted || !marksInDoubt(err, this.opts.schema)) throw err;
+      await attempt('classic');
+    }
+  }
+
   private async applyOnce(
     event: EventEnvelope<EventType, EventMap[EventType]>,
     handler: EventHandler<EventType>,
+    marks: InboxMarks,
   ) {
     const before = this.opts.eventsPrepared?.();
     const handled = await this.transaction(async (manager) => {
-      const inserted = await this.markInbox(manager, [event.id], [event.type], this.locksFor([event]));
+      const inserted = await this.markInbox(manager, [event.id], [event.type], this.locksFor([event]), marks);
       if (inserted.length === 0) return false; // already handled: a redelivery
-      await handler(event, manager);
+      await unsentMarksInDoubt(manager, marks, () => handler(event, manager));
       assertTransactionUsable(manager);
       return true;
     });
@@ -280,23 +309,25 @@ export class EventConsumer {
   // redelivered event's mark exists already and is not returned: that event is skipped), then each
   // new event's handler in log order, each in its own log context and span. Any failure rolls the
   // whole batch back (no mark, no write of any of its events survives) and is thrown to the caller.
-  private async applyBatch(batch: readonly ParsedRecord[]): Promise<void> {
+  private async applyBatch(batch: readonly ParsedRecord[], marks: InboxMarks): Promise<void> {
     const ids = [...new Set(batch.map((p) => p.event.id))];
     const topics = ids.map((id) => batch.find((p) => p.event.id === id)?.event.type ?? '');
     const before = this.opts.eventsPrepared?.();
     const locks = this.locksFor(batch.map((p) => p.event));
     const handledTypes = await this.transaction(async (manager) => {
-      const inserted = await this.markInbox(manager, ids, topics, locks);
+      const inserted = await this.markInbox(manager, ids, topics, locks, marks);
       const fresh = new Set(inserted.map((r) => r.event_id.toLowerCase()));
       // handled before, or a second copy within this batch: skipped
       const todo = batch.filter((p) => fresh.delete(p.event.id.toLowerCase()));
       const types: EventType[] = [];
-      for (let i = 0; i < todo.length; i++) {
-        const { record, event, handler } = todo[i]!;
-        if (todo[i - 1]?.event.type !== event.type) await this.prepareRun(todo, i, manager);
-        await this.inEventContext(record, event, () => handler(event, manager));
-        types.push(event.type);
-      }
+      await unsentMarksInDoubt(manager, marks, async () => {
+        for (let i = 0; i < todo.length; i++) {
+          const { record, event, handler } = todo[i]!;
+          if (todo[i - 1]?.event.type !== event.type) await this.prepareRun(todo, i, manager);
+          await this.inEventContext(record, event, () => handler(event, manager));
+          types.push(event.type);
+        }
+      });
       assertTransactionUsable(manager);
       return types;
     });
@@ -324,15 +355,40 @@ export class EventConsumer {
   // The transaction's first statement: the inbox marks of the events (the ids returned are the new
   // ones), after the locks their handlers take first. Within one statement the marks are written
   // once the locks are all granted: the join waits for the one-row aggregate that takes them.
+  //
+  // 'ahead': the marks go out in front of the handlers' first statement, in its round trip (or with
+  // the COMMIT), instead of in one of their own, and every event counts as new. A mark that exists
+  // already (a redelivery) then fails that statement, nothing of the transaction is kept, and the
+  // caller runs it again 'classic' (withClassicRerun). Redeliveries are rare (after a crash or a
+  // rebalance), and a consumer transaction was three round trips (marks, the handler's statement,
+  // COMMIT) where it is two now. The statements run in the same order on the server as before, each
+  // with its own snapshot, so a handler's first statement still sees what the locks' holders committed.
   private async markInbox(
     manager: EntityManager,
     ids: readonly string[],
     topics: readonly string[],
     locks: readonly XactLock[],
+    marks: InboxMarks,
   ): Promise<Array<{ event_id: string }>> {
     const insert = `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic)
       SELECT $1, e.id, e.topic FROM unnest($2::uuid[], $3::text[]) AS e(id, topic)`;
     const params: unknown[] = [this.opts.groupId, ids, topics];
+    if (marks === 'ahead') {
+      if (locks.length === 0) {
+        await writeWithNextStatement(manager, insert, [this.opts.groupId, ids, topics]);
+      } else {
+        const taking = xactLocksQuery(locks, params.length + 1);
+        await writeWithNextStatement(manager, `WITH locked AS (${taking.sql}) ${insert} CROSS JOIN locked`, [
+          this.opts.groupId,
+          ids,
+          topics,
+          ...taking.params,
+        ]);
+        // taken on the server before any statement the handlers send, which all travel after it
+        noteXactLocksHeld(manager, locks);
+      }
+      return ids.map((id) => ({ event_id: id }));
+    }
     if (locks.length === 0) {
       return manager.query(`${insert} ON CONFLICT DO NOTHING RETURNING event_id`, params);
     }
@@ -417,11 +473,52 @@ export class EventConsumer {
 
 type AnyEnvelope = EventEnvelope<EventType, EventMap[EventType]>;
 
+// How a transaction writes its events' inbox marks (markInbox): ahead of the handlers' first
+// statement, taking every event for new, or in a statement of their own that returns the new ones.
+type InboxMarks = 'ahead' | 'classic';
+
 interface ParsedRecord {
   record: ConsumedRecord;
   event: AnyEnvelope;
   handler: EventHandler<EventType>;
 }
+
+// A handler failed before anything of its transaction reached the server, the marks sent ahead
+// included: whether its events were handled before is not known.
+class MarksNotSent extends Error {
+  constructor(readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure));
+  }
+}
+
+async function unsentMarksInDoubt(
+  manager: EntityManager,
+  marks: InboxMarks,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (marks === 'ahead' && nothingSentYet(manager.queryRunner)) throw new MarksNotSent(err);
+    throw err;
+  }
+}
+
+// Whether a transaction whose marks were sent ahead failed where the marks may be the cause: a mark
+// that exists already (the statement it travelled with, or the COMMIT, failed on the inbox's key),
+// a handler that swallowed that failure (its transaction aborted: the error of its next statement,
+// or of assertTransactionUsable), or a handler that failed before the marks were sent.
+function marksInDoubt(err: unknown, schema: string): boolean {
+  if (err instanceof MarksNotSent || err instanceof AbortedTransactionError) return true;
+  const e = err as { code?: string; table?: string; schema?: string; driverError?: unknown };
+  const pg = (e.driverError ?? e) as { code?: string; table?: string; schema?: string };
+  if (pg.code === PG_IN_FAILED_TRANSACTION) return true;
+  return pg.code === PG_UNIQUE_VIOLATION && pg.table === 'inbox' && pg.schema === schema;
+}
+
+const PG_IN_FAILED_TRANSACTION = '25P02';
+
+class AbortedTransactionError extends Error {}
 
 // A handler that caught a database error and returned left its transaction aborted, and Postgres
 // answers COMMIT of an aborted transaction with a rollback, not an error: the event (in a batch,
@@ -431,7 +528,9 @@ function assertTransactionUsable(manager: EntityManager): void {
   const client = (manager.queryRunner as unknown as { databaseConnection?: PgTransactionStatus } | undefined)
     ?.databaseConnection;
   if (client?.getTransactionStatus?.() === 'E') {
-    throw new Error('a handler swallowed a database error: its transaction is aborted and is rolled back');
+    throw new AbortedTransactionError(
+      'a handler swallowed a database error: its transaction is aborted and is rolled back',
+    );
   }
 }
 
