@@ -6,7 +6,7 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
 
 import { Topics } from '@onramp/contracts';
 
-import { uuidv7 } from '../ids';
+import { consumedEvent } from '../testing/consumed-event';
 import { openMessagingTestDatabase } from '../testing/messaging-test-database';
 import { EmbeddedTransport } from '../transport/embedded/embedded.transport';
 import { ConsumedRecord } from '../transport/event-transport';
@@ -43,21 +43,13 @@ describe('EventConsumer inbox marks sent ahead of the handler (integration)', ()
   beforeEach(() => ds.query(`TRUNCATE ${FACTS}`));
   afterEach(() => jest.restoreAllMocks());
 
-  const registered = (name: string, id = uuidv7()): ConsumedRecord => ({
-    topic: Topics.KycUserRegistered,
-    key: 'k',
-    partition: 0,
-    offset: String(offset++),
-    headers: {},
-    value: JSON.stringify({
+  const registered = (name: string, id?: string): ConsumedRecord =>
+    consumedEvent(
+      Topics.KycUserRegistered,
+      { userUuid: randomUUID(), status: 'APPROVED', holderName: name },
+      offset++,
       id,
-      type: Topics.KycUserRegistered,
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      merchantId: randomUUID(),
-      data: { userUuid: randomUUID(), status: 'APPROVED', holderName: name },
-    }),
-  });
+    );
 
   const facts = async (): Promise<string[]> =>
     (await ds.query(`SELECT name FROM ${FACTS} ORDER BY name`)).map((r: { name: string }) => r.name);

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Topics } from '@onramp/contracts';
 
 import { uuidv7 } from '../ids';
+import { consumedEvent } from '../testing/consumed-event';
 import { openMessagingTestDatabase } from '../testing/messaging-test-database';
 import { EmbeddedTransport } from '../transport/embedded/embedded.transport';
 import { ConsumedRecord } from '../transport/event-transport';
@@ -34,21 +35,8 @@ describe('EventConsumer runs of one type in a batch (integration)', () => {
     await ds?.destroy();
   });
 
-  const record = (topic: string, data: object, id = uuidv7()): ConsumedRecord => ({
-    topic,
-    key: 'k',
-    partition: 0,
-    offset: String(offset++),
-    headers: {},
-    value: JSON.stringify({
-      id,
-      type: topic,
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      merchantId: randomUUID(),
-      data,
-    }),
-  });
+  const record = (topic: string, data: object, id?: string): ConsumedRecord =>
+    consumedEvent(topic, data, offset++, id);
   const registered = (name: string, id?: string): ConsumedRecord =>
     record(Topics.KycUserRegistered, { userUuid: randomUUID(), status: 'APPROVED', holderName: name }, id);
   const erased = (): ConsumedRecord =>
