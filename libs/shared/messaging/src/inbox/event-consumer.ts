@@ -372,32 +372,19 @@ export class EventConsumer {
   ): Promise<Array<{ event_id: string }>> {
     const insert = `INSERT INTO "${this.opts.schema}"."inbox" (consumer, event_id, topic)
       SELECT $1, e.id, e.topic FROM unnest($2::uuid[], $3::text[]) AS e(id, topic)`;
-    const params: unknown[] = [this.opts.groupId, ids, topics];
+    const taking = locks.length > 0 ? xactLocksQuery(locks, 4) : undefined;
+    const sql = taking ? `WITH locked AS (${taking.sql}) ${insert} CROSS JOIN locked` : insert;
+    const params = [this.opts.groupId, ids, topics, ...(taking?.params ?? [])];
+    let inserted: Array<{ event_id: string }>;
     if (marks === 'ahead') {
-      if (locks.length === 0) {
-        await writeWithNextStatement(manager, insert, [this.opts.groupId, ids, topics]);
-      } else {
-        const taking = xactLocksQuery(locks, params.length + 1);
-        await writeWithNextStatement(manager, `WITH locked AS (${taking.sql}) ${insert} CROSS JOIN locked`, [
-          this.opts.groupId,
-          ids,
-          topics,
-          ...taking.params,
-        ]);
-        // taken on the server before any statement the handlers send, which all travel after it
-        noteXactLocksHeld(manager, locks);
-      }
-      return ids.map((id) => ({ event_id: id }));
+      await writeWithNextStatement(manager, sql, params);
+      inserted = ids.map((id) => ({ event_id: id }));
+    } else {
+      inserted = await manager.query(`${sql} ON CONFLICT DO NOTHING RETURNING event_id`, params);
     }
-    if (locks.length === 0) {
-      return manager.query(`${insert} ON CONFLICT DO NOTHING RETURNING event_id`, params);
-    }
-    const taking = xactLocksQuery(locks, params.length + 1);
-    const inserted: Array<{ event_id: string }> = await manager.query(
-      `WITH locked AS (${taking.sql}) ${insert} CROSS JOIN locked ON CONFLICT DO NOTHING RETURNING event_id`,
-      [...params, ...taking.params],
-    );
-    noteXactLocksHeld(manager, locks);
+    // taken before any statement the handlers send (sent ahead: on the server, before the statement
+    // they travel with)
+    if (locks.length > 0) noteXactLocksHeld(manager, locks);
     return inserted;
   }
 
@@ -486,7 +473,7 @@ interface ParsedRecord {
 // A handler failed before anything of its transaction reached the server, the marks sent ahead
 // included: whether its events were handled before is not known.
 class MarksNotSent extends Error {
-  constructor(readonly failure: unknown) {
+  constructor(failure: unknown) {
     super(failure instanceof Error ? failure.message : String(failure));
   }
 }
