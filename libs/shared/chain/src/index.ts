@@ -19,3 +19,7 @@ export { bootstrapLocalChain, deployTestUsdc, localProvider, setEthBalance } fro
 export type { BootstrapLocalChainOptions } from './local-chain';
 export { compileTestUsdc, TEST_USDC_SOURCE_PATH } from './test-usdc-artifact';
 export type { ContractArtifact } from './test-usdc-artifact';
+export { signEip1559 } from './eip1559-transfer';
+export type { Eip1559Fields, SignedEip1559 } from './eip1559-transfer';
+export { Secp256k1Key } from './secp256k1-key';
+export type { RecoverableSignature } from './secp256k1-key';
