@@ -41,6 +41,30 @@ describe('TransferSigner', () => {
     expect(call?.args.toArray()).toEqual([recipient, 106_920_000n]);
   });
 
+  it("writes a type 2 transfer as ethers' Wallet.signTransaction would, byte for byte", async () => {
+    const fees = { maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+    for (const [nonce, baseUnits] of [
+      [0n, 1n],
+      [1n, 106_920_000n],
+      [300n, 10n ** 15n],
+    ] as const) {
+      const signed = await signer.sign({ recipient, baseUnits, nonce, fees, gasLimit });
+      const tx = Transaction.from(signed.rawTx);
+      const theirs = await wallet.signTransaction({
+        type: 2,
+        chainId: 42161n,
+        nonce: Number(nonce),
+        to: usdc,
+        value: 0n,
+        data: tx.data,
+        gasLimit,
+        ...fees,
+      });
+      expect(signed.rawTx).toBe(theirs);
+      expect(signed.txHash).toBe(tx.hash);
+    }
+  });
+
   it('is deterministic: the same request gives the same bytes (a retry can never pay twice)', async () => {
     const req = { recipient, baseUnits: 1n, nonce: 0n, fees: { gasPrice: 1_000n }, gasLimit };
     const a = await signer.sign(req);
