@@ -3,7 +3,7 @@ import { Transaction, TransactionRequest, Wallet } from 'ethers';
 import { Secp256k1Key, signEip1559 } from '@onramp/chain';
 
 import { ChainSettlementConfig } from '../config';
-import { SignedTransfer, TransferSigner } from './transfer-signer';
+import { TransferSigner } from './transfer-signer';
 
 // Signs offline with the hot wallet key held in this process (SETTLEMENT_SIGNER_KEY).
 export class LocalKeySigner extends TransferSigner {
@@ -19,30 +19,29 @@ export class LocalKeySigner extends TransferSigner {
     this.address = this.wallet.address;
   }
 
-  // A type 2 transaction (every chain with EIP-1559 fees, Arbitrum's included) is encoded and signed by
-  // hand from the request's own fields, the bytes those of ethers' Wallet.signTransaction (checked in
-  // @onramp/chain's eip1559-transfer.spec.ts), at about 40 % of its CPU: the signature is the payout
-  // path's largest single cost (docs/performance.md). There is nothing to decode and compare: the
-  // bytes are written from the request. Legacy fees go the way of any signer.
-  protected override async signChecked(request: TransactionRequest): Promise<SignedTransfer> {
-    if (request.type !== 2) return super.signChecked(request);
-    return signEip1559(this.key, {
-      chainId: BigInt(request.chainId as bigint),
-      nonce: BigInt(request.nonce as number),
-      maxPriorityFeePerGas: BigInt(request.maxPriorityFeePerGas as bigint),
-      maxFeePerGas: BigInt(request.maxFeePerGas as bigint),
-      gasLimit: BigInt(request.gasLimit as bigint),
-      to: String(request.to),
-      value: BigInt(request.value as bigint),
-      data: String(request.data),
-    });
-  }
-
-  // What Wallet.signTransaction does, less resolving `to` (already an address here) and less decoding
-  // the bytes again for the checks: the transaction object that was signed is handed on with them.
+  // A type 2 transaction (EIP-1559 fees: Arbitrum's, anvil's) is encoded by hand and signed with
+  // libsecp256k1 (@onramp/chain's signEip1559, whose bytes are those of ethers' Wallet.signTransaction
+  // for the same request), at about a third of the CPU of ethers' transaction object and signer: the
+  // signature was the payout path's largest single cost (docs/performance.md). The bytes are then
+  // decoded by ethers, not by our encoder, for TransferSigner's comparison with the request. Legacy fees
+  // go through ethers' transaction object, less resolving `to` (already an address here); either way
+  // the transaction object handed on is the one that was signed or decoded.
   protected override async signedTransaction(
     request: TransactionRequest,
   ): Promise<{ rawTx: string; tx: Transaction }> {
+    if (request.type === 2) {
+      const { rawTx } = signEip1559(this.key, {
+        chainId: BigInt(request.chainId as bigint),
+        nonce: BigInt(request.nonce as number),
+        maxPriorityFeePerGas: BigInt(request.maxPriorityFeePerGas as bigint),
+        maxFeePerGas: BigInt(request.maxFeePerGas as bigint),
+        gasLimit: BigInt(request.gasLimit as bigint),
+        to: String(request.to),
+        value: BigInt(request.value as bigint),
+        data: String(request.data),
+      });
+      return { rawTx, tx: Transaction.from(rawTx) };
+    }
     const tx = Transaction.from(request as Parameters<typeof Transaction.from>[0]);
     tx.signature = this.wallet.signingKey.sign(tx.unsignedHash);
     return { rawTx: tx.serialized, tx };

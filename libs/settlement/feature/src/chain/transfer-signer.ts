@@ -82,8 +82,7 @@ export abstract class TransferSigner {
     return this.signChecked(withFees(base, changes.fees));
   }
 
-  // Overridden by LocalKeySigner for the transactions it encodes itself.
-  protected async signChecked(request: TransactionRequest): Promise<SignedTransfer> {
+  private async signChecked(request: TransactionRequest): Promise<SignedTransfer> {
     const { rawTx, tx } = await this.signedTransaction(request);
     const problem = mismatchOf(tx, request, this.keyInProcess ? undefined : this.address);
     if (problem) throw new SignerMismatchError(`the signer returned a transaction that ${problem}; refused`);
