@@ -28,9 +28,9 @@ export class LocalKeySigner extends TransferSigner {
   // the transaction object handed on is the one that was signed or decoded.
   protected override async signedTransaction(
     request: TransactionRequest,
-  ): Promise<{ rawTx: string; tx: Transaction }> {
+  ): Promise<{ rawTx: string; tx: Transaction; txHash?: string }> {
     if (request.type === 2) {
-      const { rawTx } = signEip1559(this.key, {
+      const { rawTx, txHash } = signEip1559(this.key, {
         chainId: BigInt(request.chainId as bigint),
         nonce: BigInt(request.nonce as number),
         maxPriorityFeePerGas: BigInt(request.maxPriorityFeePerGas as bigint),
@@ -40,7 +40,7 @@ export class LocalKeySigner extends TransferSigner {
         value: BigInt(request.value as bigint),
         data: String(request.data),
       });
-      return { rawTx, tx: Transaction.from(rawTx) };
+      return { rawTx, tx: Transaction.from(rawTx), txHash };
     }
     const tx = Transaction.from(request as Parameters<typeof Transaction.from>[0]);
     tx.signature = this.wallet.signingKey.sign(tx.unsignedHash);

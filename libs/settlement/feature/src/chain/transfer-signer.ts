@@ -44,11 +44,12 @@ export abstract class TransferSigner {
 
   protected abstract signRequest(request: TransactionRequest): Promise<string>;
 
-  // The signed bytes of a request and the transaction they are. A remote signer's bytes are decoded;
-  // LocalKeySigner keeps the transaction it signed instead of decoding what it just encoded.
+  // The signed bytes of a request and the transaction they are (and their hash, when the signer has
+  // it already). A remote signer's bytes are decoded; LocalKeySigner's too when it encoded them itself,
+  // else it keeps the transaction object it signed.
   protected async signedTransaction(
     request: TransactionRequest,
-  ): Promise<{ rawTx: string; tx: Transaction }> {
+  ): Promise<{ rawTx: string; tx: Transaction; txHash?: string }> {
     const rawTx = await this.signRequest(request);
     return { rawTx, tx: Transaction.from(rawTx) };
   }
@@ -83,11 +84,11 @@ export abstract class TransferSigner {
   }
 
   private async signChecked(request: TransactionRequest): Promise<SignedTransfer> {
-    const { rawTx, tx } = await this.signedTransaction(request);
+    const { rawTx, tx, txHash } = await this.signedTransaction(request);
     const problem = mismatchOf(tx, request, this.keyInProcess ? undefined : this.address);
     if (problem) throw new SignerMismatchError(`the signer returned a transaction that ${problem}; refused`);
     // the hash of the bytes as they are (decoding them checked they are a transaction's canonical form)
-    return { rawTx, txHash: keccak256(rawTx) };
+    return { rawTx, txHash: txHash ?? keccak256(rawTx) };
   }
 }
 
