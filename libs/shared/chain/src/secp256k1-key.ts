@@ -1,7 +1,13 @@
 import { keccak256, SigningKey } from 'ethers';
-import { signRecoverable } from 'tiny-secp256k1';
+import type * as TinySecp256k1 from 'tiny-secp256k1';
 
 import { hexBytes } from './rlp';
+
+// Loaded with the first key: 1.2 MB of WebAssembly (about 27 ms and 11 MB of memory to load) that only
+// a process that signs needs, not every user of @onramp/chain (the launcher, the local chain's helpers).
+let secp256k1: typeof TinySecp256k1 | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load of a heavy module
+const library = (): typeof TinySecp256k1 => (secp256k1 ??= require('tiny-secp256k1') as typeof TinySecp256k1);
 
 export interface RecoverableSignature {
   r: Uint8Array; // 32 bytes
@@ -31,7 +37,7 @@ export class Secp256k1Key {
   }
 
   sign(digest: Uint8Array): RecoverableSignature {
-    const { signature, recoveryId } = signRecoverable(digest, this.key);
+    const { signature, recoveryId } = library().signRecoverable(digest, this.key);
     // 2 and 3 mean an r beyond the curve's order (odds about 2^-128), which Ethereum cannot carry
     if (recoveryId > 1) throw new Error('signature with an r beyond the curve order; sign again');
     return { r: signature.subarray(0, 32), s: signature.subarray(32, 64), yParity: recoveryId as 0 | 1 };
