@@ -1,5 +1,5 @@
-// Recursive Length Prefix, the encoding of Ethereum's transactions: just what a signed transfer needs
-// (byte strings and one level of lists), on bytes rather than ethers' hex strings.
+// Recursive Length Prefix, the encoding of Ethereum's transactions: byte strings and lists of them,
+// what a signed transfer needs, on bytes rather than ethers' hex strings.
 export type RlpItem = Uint8Array | RlpItem[];
 
 export function encodeRlp(item: RlpItem): Buffer {
