@@ -13,7 +13,14 @@ export type { AnvilHandle, StartAnvilOptions } from './anvil';
 export { loadLocalChainConfig } from './config';
 export type { LocalChainConfig } from './config';
 export { ERC20_ABI, TEST_USDC_ABI, TEST_USDC_ADMIN_ABI, USDC_DECIMALS } from './erc20';
-export { encodeErc20Transfer } from './erc20-calldata';
+export {
+  BALANCE_OF_SELECTOR,
+  decodeBool,
+  decodeUint256,
+  encodeAddressCall,
+  encodeErc20Transfer,
+  IS_BLACKLISTED_SELECTOR,
+} from './erc20-calldata';
 export { NodeDecodingJsonRpcProvider } from './json-rpc-provider';
 export { bootstrapLocalChain, deployTestUsdc, localProvider, setEthBalance } from './local-chain';
 export type { BootstrapLocalChainOptions } from './local-chain';

@@ -1,14 +1,33 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Contract, FetchRequest, JsonRpcProvider } from 'ethers';
+import { FetchRequest, JsonRpcProvider } from 'ethers';
 
-import { encodeErc20Transfer, ERC20_ABI, NodeDecodingJsonRpcProvider } from '@onramp/chain';
+import {
+  BALANCE_OF_SELECTOR,
+  decodeBool,
+  decodeUint256,
+  encodeAddressCall,
+  encodeErc20Transfer,
+  IS_BLACKLISTED_SELECTOR,
+  NodeDecodingJsonRpcProvider,
+} from '@onramp/chain';
 import { FeeParams } from '@onramp/settlement-domain';
 
 import { CHAIN_SETTLEMENT_CONFIG, ChainSettlementConfig } from '../config';
 import { withDeadline } from './rpc-deadline';
 
-// Circle's USDC (FiatToken) answers isBlacklisted; so does our test token.
-const BLACKLIST_ABI = ['function isBlacklisted(address account) view returns (bool)'] as const;
+// ethers' default tip when the node does not answer eth_maxPriorityFeePerGas (getFeeData's rule).
+const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
+
+// A JSON-RPC quantity ("0x1a"), or null when the node sent none or something else.
+function quantityOrNull(value: unknown): bigint | null {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value) ? BigInt(value) : null;
+}
+
+function quantity(value: unknown, method: string): bigint {
+  const n = quantityOrNull(value);
+  if (n === null) throw new Error(`${method}: the node answered ${JSON.stringify(value)}, not a quantity`);
+  return n;
+}
 
 export interface ChainReceipt {
   txHash: string;
@@ -20,11 +39,13 @@ export interface ChainReceipt {
 // fixed by configuration (no detection round-trips) and nothing is cached: nonces and balances
 // must be read fresh every time. Every call is bounded by RPC_TIMEOUT_MS: a hung node must not
 // hold a settlement row lock (or the signer lock) for minutes.
+// The calls of a signing pass are sent as they are and their answers read by hand (call data and
+// words of the ABI, quantities): ethers' Contract and account helpers checksum every address (a
+// keccak each), resolve names and format whole blocks, on every pass (docs/performance.md). The
+// provider still batches calls made together and maps a node's errors as it does for its own calls.
 @Injectable()
 export class ChainClient implements OnApplicationShutdown {
   private readonly provider: JsonRpcProvider;
-  private readonly usdc: Contract;
-  private readonly blacklist: Contract;
   private readonly usdcAddress: string;
   private readonly timeoutMs: number;
 
@@ -40,8 +61,6 @@ export class ChainClient implements OnApplicationShutdown {
       cacheTimeout: -1,
       batchStallTime: 0,
     });
-    this.usdc = new Contract(config.usdcAddress, ERC20_ABI, this.provider);
-    this.blacklist = new Contract(config.usdcAddress, BLACKLIST_ABI, this.provider);
     this.usdcAddress = config.usdcAddress;
   }
 
@@ -50,19 +69,22 @@ export class ChainClient implements OnApplicationShutdown {
   }
 
   async nonce(address: string, blockTag: 'latest' | 'pending'): Promise<bigint> {
-    const count = this.provider.getTransactionCount(address, blockTag);
-    return BigInt(await this.bounded('eth_getTransactionCount', count));
+    const count = this.provider.send('eth_getTransactionCount', [address, blockTag]);
+    return quantity(await this.bounded('eth_getTransactionCount', count), 'eth_getTransactionCount');
   }
 
   async usdcBalance(address: string): Promise<bigint> {
-    const balance = this.usdc.getFunction('balanceOf')(address) as Promise<bigint>;
-    return this.bounded('eth_call balanceOf', balance);
+    return decodeUint256(
+      await this.bounded('eth_call balanceOf', this.viewCall(BALANCE_OF_SELECTOR, address)),
+    );
   }
 
-  // Whether the token refuses transfers to this account (a transfer to it would revert).
+  // Whether the token refuses transfers to this account (a transfer to it would revert). Circle's
+  // USDC (FiatToken) answers isBlacklisted; so does our test token.
   async isBlacklisted(account: string): Promise<boolean> {
-    const listed = this.blacklist.getFunction('isBlacklisted')(account) as Promise<boolean>;
-    return this.bounded('eth_call isBlacklisted', listed);
+    return decodeBool(
+      await this.bounded('eth_call isBlacklisted', this.viewCall(IS_BLACKLISTED_SELECTOR, account)),
+    );
   }
 
   // What a USDC transfer from `from` needs, by the node's own estimate (an L2's node includes its
@@ -91,15 +113,29 @@ export class ChainClient implements OnApplicationShutdown {
   }
 
   async ethBalance(address: string): Promise<bigint> {
-    return this.bounded('eth_getBalance', this.provider.getBalance(address));
+    const balance = this.provider.send('eth_getBalance', [address, 'latest']);
+    return quantity(await this.bounded('eth_getBalance', balance), 'eth_getBalance');
   }
 
+  // ethers' getFeeData, asked as three plain calls in one batch: with a base fee in the latest block,
+  // twice the base fee plus the node's suggested tip (1 gwei when it has none); else the gas price.
   async fees(): Promise<FeeParams> {
-    const fee = await this.bounded('fee data', this.provider.getFeeData());
-    if (fee.maxFeePerGas !== null && fee.maxPriorityFeePerGas !== null) {
-      return { maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas };
+    const [block, tip, gasPrice] = await this.bounded(
+      'fee data',
+      Promise.all([
+        this.provider.send('eth_getBlockByNumber', ['latest', false]) as Promise<{
+          baseFeePerGas?: unknown;
+        } | null>,
+        this.provider.send('eth_maxPriorityFeePerGas', []).then(quantityOrNull, () => null),
+        this.provider.send('eth_gasPrice', []).then(quantityOrNull, () => null),
+      ]),
+    );
+    const baseFee = quantityOrNull(block?.baseFeePerGas); // zero reads as none, as in ethers
+    if (baseFee) {
+      const maxPriorityFeePerGas = tip ?? DEFAULT_PRIORITY_FEE;
+      return { maxFeePerGas: baseFee * 2n + maxPriorityFeePerGas, maxPriorityFeePerGas };
     }
-    if (fee.gasPrice !== null) return { gasPrice: fee.gasPrice };
+    if (gasPrice !== null) return { gasPrice };
     throw new Error('the RPC node reports no fee data');
   }
 
@@ -146,6 +182,11 @@ export class ChainClient implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     this.provider.destroy();
+  }
+
+  private viewCall(selector: string, account: string): Promise<unknown> {
+    const call = { to: this.usdcAddress, data: encodeAddressCall(selector, account) };
+    return this.provider.send('eth_call', [call, 'latest']);
   }
 
   private bounded<T>(method: string, work: Promise<T>): Promise<T> {
