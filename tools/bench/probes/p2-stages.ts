@@ -153,7 +153,9 @@ export async function p2Stages(
       'orders',
       'webhook-dispatch consumer (delivery row)',
     ),
-    ['-> delivery recorded (POST answered)', 'webhooksIn', 'delivered'],
+    // The merchant's receipt ends the probe; the dispatcher records the answer after it.
+    ['-> webhook received by the merchant', 'webhooksIn', 'received'],
+    ['   (after the probe: delivery recorded, POST answered)', 'received', 'delivered'],
     ['credit sent -> webhook received (the probe)', 'sent', 'received'],
   ];
   // The p99 is made by a few credits: which steps were long for them says what a tail is made of (a
