@@ -1,6 +1,7 @@
 import { Contract, JsonRpcProvider, parseEther, Wallet } from 'ethers';
 
 import { deployTestUsdc, localProvider, setEthBalance, TEST_USDC_ABI } from '@onramp/chain';
+import { loadTestEnv } from '@onramp/testing';
 
 import { ChainSettlementConfig } from '../config';
 import { ChainClient } from './chain.client';
@@ -8,7 +9,7 @@ import { ChainClient } from './chain.client';
 // The chain client's plain JSON-RPC calls against ethers' own answers for the same questions, on the
 // run's anvil with a test USDC of this suite's own (its owner may mint and blacklist).
 describe('ChainClient (integration, anvil)', () => {
-  const rpcUrl = process.env['RPC_URL'] as string;
+  const rpcUrl = loadTestEnv().rpcUrl as string; // the run's anvil (jest.integration.config.js)
   let provider: JsonRpcProvider;
   let usdc: Contract;
   let client: ChainClient;
