@@ -1,7 +1,7 @@
 import { Contract, JsonRpcProvider, parseEther, Wallet } from 'ethers';
 
 import { deployTestUsdc, localProvider, setEthBalance, TEST_USDC_ABI } from '@onramp/chain';
-import { loadTestEnv } from '@onramp/testing';
+import { loadInfraConfig } from '@onramp/platform-infra';
 
 import { ChainSettlementConfig } from '../config';
 import { ChainClient } from './chain.client';
@@ -9,7 +9,7 @@ import { ChainClient } from './chain.client';
 // The chain client's plain JSON-RPC calls against ethers' own answers for the same questions, on the
 // run's anvil with a test USDC of this suite's own (its owner may mint and blacklist).
 describe('ChainClient (integration, anvil)', () => {
-  const rpcUrl = loadTestEnv().rpcUrl as string; // the run's anvil (jest.integration.config.js)
+  const rpcUrl = loadInfraConfig().chain.rpcUrl as string; // the run's anvil (jest.integration.config.js)
   let provider: JsonRpcProvider;
   let usdc: Contract;
   let client: ChainClient;
