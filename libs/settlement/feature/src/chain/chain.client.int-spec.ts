@@ -55,6 +55,12 @@ describe('ChainClient (integration, anvil)', () => {
     });
   });
 
+  it('reads the block heights as ethers does', async () => {
+    expect(await client.blockNumber()).toBe(await provider.getBlockNumber());
+    for (const tag of ['safe', 'finalized'] as const)
+      expect(await client.taggedBlockNumber(tag)).toBe((await provider.getBlock(tag))?.number);
+  });
+
   it("answers the token's blacklist for listed and clean accounts", async () => {
     const listed = Wallet.createRandom().address;
     expect(await client.isBlacklisted(listed)).toBe(false);

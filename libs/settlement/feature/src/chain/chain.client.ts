@@ -99,8 +99,12 @@ export class ChainClient implements OnApplicationShutdown {
   // The number of the node's 'safe' or 'finalized' block, or null when the node does not offer the tag.
   async taggedBlockNumber(tag: 'safe' | 'finalized'): Promise<number | null> {
     try {
-      const block = await this.bounded(`eth_getBlockByNumber ${tag}`, this.provider.getBlock(tag));
-      return block ? block.number : null;
+      // the block's number only: ethers' getBlock formats the whole block
+      const block = (await this.bounded(
+        `eth_getBlockByNumber ${tag}`,
+        this.provider.send('eth_getBlockByNumber', [tag, false]),
+      )) as { number?: unknown } | null;
+      return block ? Number(quantity(block.number, `eth_getBlockByNumber ${tag}`)) : null;
     } catch (err) {
       if (
         /unknown block|not supported|invalid (block|argument)|unsupported/i.test(
@@ -177,7 +181,8 @@ export class ChainClient implements OnApplicationShutdown {
   }
 
   async blockNumber(): Promise<number> {
-    return this.bounded('eth_blockNumber', this.provider.getBlockNumber());
+    const height = this.provider.send('eth_blockNumber', []);
+    return Number(quantity(await this.bounded('eth_blockNumber', height), 'eth_blockNumber'));
   }
 
   onApplicationShutdown(): void {
