@@ -69,8 +69,7 @@ export class ChainClient implements OnApplicationShutdown {
   }
 
   async nonce(address: string, blockTag: 'latest' | 'pending'): Promise<bigint> {
-    const count = this.provider.send('eth_getTransactionCount', [address, blockTag]);
-    return quantity(await this.bounded('eth_getTransactionCount', count), 'eth_getTransactionCount');
+    return this.quantityOf('eth_getTransactionCount', [address, blockTag]);
   }
 
   async usdcBalance(address: string): Promise<bigint> {
@@ -117,8 +116,7 @@ export class ChainClient implements OnApplicationShutdown {
   }
 
   async ethBalance(address: string): Promise<bigint> {
-    const balance = this.provider.send('eth_getBalance', [address, 'latest']);
-    return quantity(await this.bounded('eth_getBalance', balance), 'eth_getBalance');
+    return this.quantityOf('eth_getBalance', [address, 'latest']);
   }
 
   // ethers' getFeeData, asked as three plain calls in one batch: with a base fee in the latest block,
@@ -181,12 +179,16 @@ export class ChainClient implements OnApplicationShutdown {
   }
 
   async blockNumber(): Promise<number> {
-    const height = this.provider.send('eth_blockNumber', []);
-    return Number(quantity(await this.bounded('eth_blockNumber', height), 'eth_blockNumber'));
+    return Number(await this.quantityOf('eth_blockNumber', []));
   }
 
   onApplicationShutdown(): void {
     this.provider.destroy();
+  }
+
+  // A call whose answer is one JSON-RPC quantity, bounded by RPC_TIMEOUT_MS.
+  private async quantityOf(method: string, params: unknown[]): Promise<bigint> {
+    return quantity(await this.bounded(method, this.provider.send(method, params)), method);
   }
 
   private viewCall(selector: string, account: string): Promise<unknown> {
