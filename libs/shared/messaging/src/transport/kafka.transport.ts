@@ -5,6 +5,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { ConsumedRecord, EventTransport, SubscribeOptions, TransportRecord } from './event-transport';
 import { FetchGather } from './kafka-fetch-gather';
 import { fixKafkaEmptyBatches } from './kafka-empty-batches-fix';
+import { fixKafkaFetchSessions } from './kafka-fetch-sessions';
 import { fixKafkaRequestQueue } from './kafka-request-queue-fix';
 import { missingTopics, provisionTopics } from './kafka-topics';
 
@@ -120,6 +121,7 @@ export class KafkaTransport implements EventTransport {
   constructor(private readonly opts: KafkaTransportOptions) {
     fixKafkaRequestQueue(); // no 1 ms timer spinning on every idle connection (kafka-request-queue-fix.ts)
     fixKafkaEmptyBatches(); // a fetch's empty partitions not handled one by one (kafka-empty-batches-fix.ts)
+    fixKafkaFetchSessions(); // a fetch names only the partitions that moved (kafka-fetch-sessions.ts)
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
