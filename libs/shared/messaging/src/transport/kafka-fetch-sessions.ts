@@ -97,7 +97,7 @@ export class FetchSession {
       const held = this.held.get(key);
       if (!held || held.fetchOffset !== p.fetchOffset || held.maxBytes !== p.maxBytes) changed.push(p);
     }
-    const forgotten: Array<{ topic: string; partition: number }> = [];
+    const forgotten: SentPartition[] = [];
     for (const [key, p] of this.held) if (!wanted.has(key)) forgotten.push(p);
     return {
       sessionId: this.id,
@@ -141,15 +141,12 @@ export class FetchSession {
   }
 }
 
-function groupByTopic<T>(
-  parts: Array<SentPartition | { topic: string; partition: number }>,
-  item: (p: SentPartition) => T,
-) {
+function groupByTopic<P extends { topic: string }, T>(parts: P[], item: (p: P) => T) {
   const byTopic = new Map<string, T[]>();
   for (const p of parts) {
-    const list = byTopic.get(p.topic) ?? [];
-    list.push(item(p as SentPartition));
-    byTopic.set(p.topic, list);
+    const list = byTopic.get(p.topic);
+    if (list) list.push(item(p));
+    else byTopic.set(p.topic, [item(p)]);
   }
   return [...byTopic].map(([topic, partitions]) => ({ topic, partitions }));
 }
