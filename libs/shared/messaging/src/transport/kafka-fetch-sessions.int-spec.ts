@@ -130,4 +130,48 @@ describe('KafkaTransport: incremental fetch sessions, over real Kafka', () => {
       ]);
     }
   });
+
+  it('forgets the partitions a rebalance takes away, and their new member reads them on', async () => {
+    const producer = await transport(`sessions-p-${randomUUID()}`);
+    const groupId = `sessions-rebalance-${randomUUID()}`;
+    const keys = Array.from({ length: 6 }, () => randomUUID());
+    const mine = new Set<string>(keys);
+    const seen: Array<ConsumedRecord & { member: string }> = [];
+    const member = async (name: string) => {
+      const t = await transport(`sessions-${name}-${randomUUID()}`);
+      const take = async (records: ConsumedRecord[]) => {
+        seen.push(...records.filter((r) => mine.has(r.key)).map((r) => ({ ...r, member: name })));
+      };
+      await t.subscribe({ groupId, topics: [topic], handle: (r) => take([r]), handleBatch: take });
+    };
+    const ofRun = (run: string) => seen.filter((r) => JSON.parse(r.value).run === run);
+    const handled = (run: string) => new Set(ofRun(run).map((r) => `${r.key}|${JSON.parse(r.value).i}`)).size;
+
+    await member('first');
+    await publishRun(producer, 'd', 2, keys);
+    await waitFor(() => handled('d') === 12, {
+      timeoutMs: 60_000,
+      description: 'run d handled by the first member',
+    });
+
+    const before = requests.length;
+    await member('second'); // the group rebalances: the first member gives up some of the partitions
+    await waitFor(() => requests.slice(before).some((r) => r.forgottenTopics.length > 0), {
+      timeoutMs: 60_000,
+      description: 'a fetch that forgets the partitions given away',
+    });
+    await publishRun(producer, 'e', 2, keys);
+    await waitFor(() => handled('e') === 12, {
+      timeoutMs: 60_000,
+      description: 'run e handled by both members',
+    });
+    expect(new Set(ofRun('e').map((r) => r.member))).toEqual(new Set(['first', 'second']));
+    // every key's records of run e in log order (a redelivery may repeat some, never reorder them)
+    for (const key of keys) {
+      const e = ofRun('e')
+        .filter((r) => r.key === key)
+        .map((r) => JSON.parse(r.value).i as number);
+      expect(e.filter((i, n) => e.indexOf(i) === n)).toEqual([0, 1]);
+    }
+  });
 });
