@@ -5,8 +5,8 @@ import { Kafka, logLevel } from 'kafkajs';
 import { deadLetterTopic, Topics } from '@onramp/contracts';
 import { loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
+import { kafkaTestTransports } from '../testing/kafka-test-transports';
 import { ConsumedRecord } from './event-transport';
-import { KafkaTransport } from './kafka.transport';
 import { partitionFor } from './murmur2-partitioner';
 
 // A fetch that brings records of several partitions hands them to the consumer in one handleBatch
@@ -16,10 +16,10 @@ describe('KafkaTransport: the partitions of one fetch in one handleBatch call, o
   const servers = loadInfraConfig(); // the run's, from the integration global setup
   const brokers = (servers.kafkaBrokers ?? '127.0.0.1:9092').split(',');
   const topic = deadLetterTopic(Topics.PaymentReversed); // a topic the other specs leave alone
-  const transports: KafkaTransport[] = [];
+  const transports = kafkaTestTransports(brokers);
 
   afterAll(async () => {
-    await Promise.all(transports.map((t) => t.disconnect()));
+    await transports.disconnectAll();
   });
 
   const partitionCount = async (name: string): Promise<number> => {
@@ -33,18 +33,7 @@ describe('KafkaTransport: the partitions of one fetch in one handleBatch call, o
     }
   };
 
-  const transport = async (clientId: string) => {
-    const t = new KafkaTransport({
-      brokers,
-      clientId,
-      partitions: 3,
-      replicationFactor: 1,
-      commitIntervalMs: 200,
-    });
-    transports.push(t);
-    await t.connect();
-    return t;
-  };
+  const transport = (clientId: string) => transports.connect(clientId);
 
   it('joins the partitions waiting at the first fetch, keeps each in order, and redelivers a failed call', async () => {
     const producer = await transport(`gather-p-${randomUUID()}`);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { deadLetterTopic, Topics } from '@onramp/contracts';
 import { loadInfraConfig, waitFor } from '@onramp/platform-infra';
 
+import { kafkaTestTransports } from '../testing/kafka-test-transports';
 import { ConsumedRecord } from './event-transport';
 import { FetchSession, SessionRequest } from './kafka-fetch-sessions';
 import { KafkaTransport } from './kafka.transport';
@@ -15,7 +16,7 @@ describe('KafkaTransport: incremental fetch sessions, over real Kafka', () => {
   const servers = loadInfraConfig(); // the run's, from the integration global setup
   const brokers = (servers.kafkaBrokers ?? '127.0.0.1:9092').split(',');
   const topic = deadLetterTopic(Topics.OrderFailed); // a topic the other specs leave alone
-  const transports: KafkaTransport[] = [];
+  const transports = kafkaTestTransports(brokers);
   const sessions = new Set<FetchSession>();
   const requests: SessionRequest[] = [];
   const realRequest = FetchSession.prototype.request;
@@ -32,21 +33,10 @@ describe('KafkaTransport: incremental fetch sessions, over real Kafka', () => {
 
   afterAll(async () => {
     jest.restoreAllMocks();
-    await Promise.all(transports.map((t) => t.disconnect()));
+    await transports.disconnectAll();
   });
 
-  const transport = async (clientId: string) => {
-    const t = new KafkaTransport({
-      brokers,
-      clientId,
-      partitions: 3,
-      replicationFactor: 1,
-      commitIntervalMs: 200,
-    });
-    transports.push(t);
-    await t.connect();
-    return t;
-  };
+  const transport = (clientId: string) => transports.connect(clientId);
 
   const publishRun = async (producer: KafkaTransport, run: string, count: number, keys: string[]) => {
     for (let i = 0; i < count; i++) {
