@@ -157,7 +157,7 @@ export interface FetchArgs {
   maxWaitTime?: number;
   minBytes?: number;
   maxBytes?: number;
-  topics: Array<{ topic: string; partitions: FetchPartition[] }>;
+  topics: FetchTopic[];
   rackId?: string;
 }
 
