@@ -79,8 +79,8 @@ export interface EventConsumerOptions {
 // is a no-op and a half-applied one is impossible. A handler that keeps failing is dead-lettered
 // with its error after bounded retries; the partition moves on.
 //
-// A transport hands over what is waiting as a batch (handleBatch: one partition's on the embedded
-// bus, a Kafka fetch's partitions together, each in log order): its events are
+// A transport hands over what is waiting as a batch (handleBatch: the partitions one append woke on
+// the embedded bus, a Kafka fetch's partitions, each in log order): its events are
 // handled in ONE transaction (their inbox marks in one INSERT, then each handler in log order), so
 // a burst costs one BEGIN/COMMIT and one inbox statement instead of one each per event. Nothing
 // about the guarantee changes: every event's inbox mark commits with its handler's writes or not

@@ -14,10 +14,10 @@ export interface SubscribeOptions {
   groupId: string;
   topics: string[];
   handle: (record: ConsumedRecord) => Promise<void>;
-  // Records that are waiting together, each partition's in log order (the embedded bus: one
-  // partition's; Kafka: what one fetch brought of several partitions); when given, a transport hands
-  // them over in one call instead of one `handle` each (EventConsumer handles them in one
-  // transaction). Only after it returned are their offsets committed.
+  // Records that are waiting together, each partition's in log order (the embedded bus: what one
+  // append woke in several partitions; Kafka: what one fetch brought of several partitions); when
+  // given, a transport hands them over in one call instead of one `handle` each (EventConsumer
+  // handles them in one transaction). Only after it returned are their offsets committed.
   handleBatch?: (records: ConsumedRecord[]) => Promise<void>;
 }
 

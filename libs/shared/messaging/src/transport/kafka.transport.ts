@@ -3,7 +3,7 @@ import { Admin, Consumer, Kafka, KafkaMessage, logLevel, Partitioners, Producer,
 import type { ConnectionOptions } from 'node:tls';
 
 import { ConsumedRecord, EventTransport, SubscribeOptions, TransportRecord } from './event-transport';
-import { FetchGather } from './kafka-fetch-gather';
+import { BatchGather } from './batch-gather';
 import { fixKafkaEmptyBatches } from './kafka-empty-batches-fix';
 import { fixKafkaFetchSessions } from './kafka-fetch-sessions';
 import { fixKafkaRequestQueue } from './kafka-request-queue-fix';
@@ -274,7 +274,7 @@ export class KafkaTransport implements EventTransport {
     // The partitions of one fetch in one handleBatch call (one consumer transaction) instead of one
     // call each, four at a time: the batches beyond the fourth waited for a worker (p50 5-250 ms in
     // P2 distributed), and every partition cost its own BEGIN, inbox statement and COMMIT.
-    const gather = opts.handleBatch ? new FetchGather(opts.handleBatch, KAFKA_HANDLE_CHUNK) : undefined;
+    const gather = opts.handleBatch ? new BatchGather(opts.handleBatch, KAFKA_HANDLE_CHUNK) : undefined;
     await consumer.run(
       gather
         ? {

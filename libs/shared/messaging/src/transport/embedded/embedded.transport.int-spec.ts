@@ -654,4 +654,61 @@ describe('EmbeddedTransport over real Postgres', () => {
       await ds.destroy();
     }
   });
+
+  it('hands the batches one move wakes in several partitions over in one handleBatch call, each partition in order', async () => {
+    const SCHEMA = 'gathertest';
+    const ds = await openOutboxSchema(SCHEMA, 1700000000006);
+    const bus = await transport();
+    const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 100 });
+    const topic = 'test.gather';
+    // one key on each partition
+    const keys = new Map<number, string>();
+    while (keys.size < PARTITIONS) {
+      const key = randomUUID();
+      keys.set(partitionFor(key, PARTITIONS), key);
+    }
+    const calls: Array<Array<{ partition: number; key: string; n: number }>> = [];
+    try {
+      await bus.subscribe({
+        groupId: `gather-${randomUUID()}`,
+        topics: [topic],
+        handle: async () => {
+          throw new Error('every record comes in a batch here');
+        },
+        handleBatch: async (records) => {
+          calls.push(records.map((r) => ({ partition: r.partition, ...body(r) })));
+        },
+      });
+      await waitFor(() => bus.isConsuming(), { timeoutMs: 10_000, description: 'the group joined' });
+      await sleep(600); // each partition's first read done, and the group's first poll
+      await ds.transaction(async (m) => {
+        for (let n = 0; n < 2; n++)
+          for (const key of keys.values()) {
+            const id = randomUUID();
+            await m.query(
+              `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
+              [id, topic, key, JSON.stringify({ key, n }), JSON.stringify({ 'event-id': id })],
+            );
+          }
+      });
+      expect(await relay.drainOnce(true)).toBe(2 * PARTITIONS);
+      await waitFor(() => calls.flat().length >= 2 * PARTITIONS, {
+        timeoutMs: 10_000,
+        intervalMs: 10,
+        description: 'all handed',
+      });
+      await sleep(300);
+      // one call (one consumer transaction) for the move, not one per partition
+      expect(calls).toHaveLength(1);
+      const [call] = calls;
+      for (const [partition, key] of keys)
+        expect(call!.filter((r) => r.partition === partition).map((r) => [r.key, r.n])).toEqual([
+          [key, 0],
+          [key, 1],
+        ]);
+    } finally {
+      await relay.stop();
+      await ds.destroy();
+    }
+  });
 });

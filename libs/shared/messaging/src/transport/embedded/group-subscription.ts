@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Client, Pool } from 'pg';
 
-import { SubscribeOptions } from '../event-transport';
+import { BatchGather } from '../batch-gather';
+import { ConsumedRecord, SubscribeOptions } from '../event-transport';
 import { AppendedRow, appendedEvents } from './appended-events';
 import { EVENTBUS_SCHEMA } from './eventbus-schema';
 import { OffsetWriter } from './offset-writer';
@@ -34,8 +35,18 @@ export class GroupSubscription {
   private tickInFlight?: Promise<void>;
   private lastSeenSeq = 0n;
   private stopListening?: () => void;
+  // The partitions' batches woken by one append handled in one call (one consumer transaction): a
+  // relay's move of a few events spreads them over as many partitions, and each partition's own
+  // transaction was most of a consumer's statements per event (P1: payment-ingest 1.27 of 2.46
+  // statements per order, in batches of 1.6 events).
+  private readonly handleBatch?: (records: ConsumedRecord[]) => Promise<void>;
 
-  constructor(private readonly opts: GroupSubscriptionOptions) {}
+  constructor(private readonly opts: GroupSubscriptionOptions) {
+    if (opts.handleBatch) {
+      const gather = new BatchGather(opts.handleBatch, opts.batchSize);
+      this.handleBatch = (records) => gather.submit(records);
+    }
+  }
 
   async start(): Promise<void> {
     const subscribed = new Set(this.opts.topics);
@@ -133,7 +144,7 @@ export class GroupSubscription {
         topics: this.opts.topics,
         partition,
         handle: this.opts.handle,
-        handleBatch: this.opts.handleBatch,
+        handleBatch: this.handleBatch,
         batchSize: this.opts.batchSize,
         retryBaseDelayMs: this.opts.retryBaseDelayMs,
         retryMaxDelayMs: this.opts.retryMaxDelayMs,

@@ -6,14 +6,16 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-// The chunks that kafkajs hands over one partition at a time (one `eachBatch` call per partition of
-// a fetch, all started in the same tick) handled together: one `handle` call, so one consumer
-// transaction for the fetch instead of one per partition. Each partition's records stay in log
-// order and a partition has one chunk here at a time (its `eachBatch` waits for it), so the order
-// within a partition is kept; partitions carry different keys and never were ordered together.
+// The chunks a transport hands over one partition at a time, all started in the same tick, handled
+// together: one `handle` call, so one consumer transaction instead of one per partition. Kafka: one
+// `eachBatch` call per partition of a fetch. The embedded bus: one partition consumer per partition,
+// all woken by the same append (a relay's move spreads its events over the partitions by key).
+// Each partition's records stay in log order and a partition has one chunk here at a time (its
+// caller waits for it), so the order within a partition is kept; partitions carry different keys
+// and never were ordered together.
 // A caller's promise settles when the call that held its chunk did: offsets are resolved only after
 // the transaction committed. A large group is split between whole chunks (see packChunks).
-export class FetchGather {
+export class BatchGather {
   private waiting: Waiting[] = [];
   private scheduled = false;
   private readonly packs: Waiting[][] = [];
@@ -30,7 +32,7 @@ export class FetchGather {
       this.waiting.push({ records, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        // after every eachBatch of this fetch started (they start synchronously, one per worker)
+        // after every chunk of this tick was submitted (a fetch's eachBatch calls, an append's wake-ups)
         setImmediate(() => this.run());
       }
     });

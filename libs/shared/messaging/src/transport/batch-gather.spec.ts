@@ -1,5 +1,5 @@
 import { ConsumedRecord } from './event-transport';
-import { FetchGather } from './kafka-fetch-gather';
+import { BatchGather } from './batch-gather';
 
 const rec = (partition: number, offset: number): ConsumedRecord => ({
   topic: 't',
@@ -11,10 +11,10 @@ const rec = (partition: number, offset: number): ConsumedRecord => ({
 });
 const ids = (rs: ConsumedRecord[]) => rs.map((r) => `${r.partition}:${r.offset}`);
 
-describe('FetchGather', () => {
+describe('BatchGather', () => {
   it('hands the chunks submitted in one tick (one per partition of a fetch) over in one call, each partition in order', async () => {
     const calls: string[][] = [];
-    const gather = new FetchGather(async (rs) => void calls.push(ids(rs)), 100);
+    const gather = new BatchGather(async (rs) => void calls.push(ids(rs)), 100);
     await Promise.all([
       gather.submit([rec(0, 5), rec(0, 6)]),
       gather.submit([rec(3, 1)]),
@@ -25,7 +25,7 @@ describe('FetchGather', () => {
 
   it('settles a submit only after the call holding its chunk returned', async () => {
     let finish!: () => void;
-    const gather = new FetchGather(() => new Promise<void>((resolve) => (finish = resolve)), 100);
+    const gather = new BatchGather(() => new Promise<void>((resolve) => (finish = resolve)), 100);
     let settled = false;
     const done = gather.submit([rec(0, 1)]).then(() => (settled = true));
     await new Promise((r) => setImmediate(r));
@@ -38,7 +38,7 @@ describe('FetchGather', () => {
 
   it('splits a group larger than the limit between whole chunks, and fails only the calls that failed', async () => {
     const calls: string[][] = [];
-    const gather = new FetchGather(async (rs) => {
+    const gather = new BatchGather(async (rs) => {
       calls.push(ids(rs));
       if (rs.some((r) => r.partition === 2)) throw new Error('transaction failed');
     }, 3);
@@ -59,7 +59,7 @@ describe('FetchGather', () => {
     const sizes: number[] = [];
     let inFlight = 0;
     let maxInFlight = 0;
-    const gather = new FetchGather(async (rs) => {
+    const gather = new BatchGather(async (rs) => {
       sizes.push(rs.length);
       maxInFlight = Math.max(maxInFlight, ++inFlight);
       await new Promise((r) => setTimeout(r, 5));
@@ -80,7 +80,7 @@ describe('FetchGather', () => {
 
   it('takes a chunk submitted while a call runs in a call of its own', async () => {
     const calls: string[][] = [];
-    const gather = new FetchGather(async (rs) => {
+    const gather = new BatchGather(async (rs) => {
       calls.push(ids(rs));
       await new Promise((r) => setTimeout(r, 5));
     }, 100);
