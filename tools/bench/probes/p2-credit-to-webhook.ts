@@ -27,8 +27,13 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   // A warm-up at the same pace, not counted, as P1 and P4 have: in a run of P2 alone, the first
   // payouts of each process (first queries, first sends to the node and the broker, compilation) held
   // up the first seconds: p50 674 ms in the first 5 s, then 95-150 ms (distributed, --only P2).
+  // Distributed, longer: the bench's Kafka broker is a JVM started a minute before, and after 5 s of
+  // warm-up the p50 of each 5 s of the full run still fell from 356 to 137-179 ms over the minute,
+  // the broker at 32 % of a core; after 30 s it was flat from the first window (127-212 ms), the
+  // broker at 26 % (docs/performance.md, session of 2026-12-01). A deployed broker is warm.
   const warm = await openMerchant(ctx.platform, 'Bench P2 warm-up');
-  const warmOrders = await createOrders(warm, rate * ctx.size(WARM_UP_S, 1));
+  const warmUpS = ctx.opts.distributed ? DISTRIBUTED_WARM_UP_S : WARM_UP_S;
+  const warmOrders = await createOrders(warm, rate * ctx.size(warmUpS, 1));
   await waitQuiet(ctx);
   ctx.log(`P2: warm-up, ${warmOrders.length} credits paced at ${rate}/s (not counted)`);
   await paceCredits(ctx, warm, warmOrders, rate);
@@ -151,6 +156,7 @@ function byWindow(
 }
 
 const WARM_UP_S = 5;
+const DISTRIBUTED_WARM_UP_S = 20;
 
 // Sends a credit for each order at `rate` per second, then waits until every webhook arrived (or a
 // deadline passed): when each credit was sent, and the credits the platform refused.
