@@ -31,6 +31,23 @@ function record(key: string, n: number, topic = TOPIC): TransportRecord {
 
 const body = (r: ConsumedRecord) => JSON.parse(r.value) as { key: string; n: number };
 
+interface Queryable {
+  query: (sql: string, params: unknown[]) => Promise<unknown>;
+}
+
+// A row of a test schema's outbox, as OutboxWriter leaves one: the event id also in its headers.
+function insertOutboxRow(
+  db: Queryable,
+  schema: string,
+  row: { topic: string; key: string; envelope: unknown; id?: string },
+): Promise<unknown> {
+  const id = row.id ?? randomUUID();
+  return db.query(
+    `INSERT INTO "${schema}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
+    [id, row.topic, row.key, JSON.stringify(row.envelope), JSON.stringify({ 'event-id': id })],
+  );
+}
+
 describe('EmbeddedTransport over real Postgres', () => {
   let url: string;
   const transports: EmbeddedTransport[] = [];
@@ -492,10 +509,7 @@ describe('EmbeddedTransport over real Postgres', () => {
           for (const key of keys) {
             const id = randomUUID();
             ids.push(id);
-            await m.query(
-              `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
-              [id, topic, key, JSON.stringify({ key, n }), JSON.stringify({ 'event-id': id })],
-            );
+            await insertOutboxRow(m, SCHEMA, { topic, key, envelope: { key, n }, id });
           }
         });
       }
@@ -530,11 +544,8 @@ describe('EmbeddedTransport over real Postgres', () => {
     const bus = await transport();
     const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 16 });
     const topic = 'test.late';
-    const insert = (m: { query: (sql: string, params: unknown[]) => Promise<unknown> }, id: string) =>
-      m.query(
-        `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
-        [id, topic, id, JSON.stringify({ id }), JSON.stringify({ 'event-id': id })],
-      );
+    const insert = (m: Queryable, id: string) =>
+      insertOutboxRow(m, SCHEMA, { topic, key: id, envelope: { id }, id });
     const logged = async (): Promise<string[]> =>
       (
         await ds.query(`SELECT headers->>'event-id' AS id FROM eventbus.log WHERE topic = $1 ORDER BY seq`, [
@@ -573,13 +584,7 @@ describe('EmbeddedTransport over real Postgres', () => {
       query.mock.calls.filter(([sql]) => typeof sql === 'string' && sql.includes('LEFT JOIN LATERAL')).length;
     const seen: Array<{ key: string; n: number }> = [];
     const outboxEvent = (key: string, n: number) =>
-      ds.transaction(async (m) => {
-        const id = randomUUID();
-        await m.query(
-          `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
-          [id, topic, key, JSON.stringify({ key, n }), JSON.stringify({ 'event-id': id })],
-        );
-      });
+      ds.transaction((m) => insertOutboxRow(m, SCHEMA, { topic, key, envelope: { key, n } }));
     try {
       await bus.subscribe({
         groupId: `handoff-${randomUUID()}`,
@@ -627,13 +632,8 @@ describe('EmbeddedTransport over real Postgres', () => {
       const big = randomUUID();
       const reads = logReads();
       await ds.transaction(async (m) => {
-        for (let n = 0; n < 250; n++) {
-          const id = randomUUID();
-          await m.query(
-            `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
-            [id, topic, big, JSON.stringify({ key: big, n }), JSON.stringify({ 'event-id': id })],
-          );
-        }
+        for (let n = 0; n < 250; n++)
+          await insertOutboxRow(m, SCHEMA, { topic, key: big, envelope: { key: big, n } });
       });
       const wide = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 1000 });
       expect(await wide.drainOnce(true)).toBe(250);
@@ -683,13 +683,8 @@ describe('EmbeddedTransport over real Postgres', () => {
       await sleep(600); // each partition's first read done, and the group's first poll
       await ds.transaction(async (m) => {
         for (let n = 0; n < 2; n++)
-          for (const key of keys.values()) {
-            const id = randomUUID();
-            await m.query(
-              `INSERT INTO "${SCHEMA}"."outbox" (event_id, topic, key, envelope, headers) VALUES ($1, $2, $3, $4, $5)`,
-              [id, topic, key, JSON.stringify({ key, n }), JSON.stringify({ 'event-id': id })],
-            );
-          }
+          for (const key of keys.values())
+            await insertOutboxRow(m, SCHEMA, { topic, key, envelope: { key, n } });
       });
       expect(await relay.drainOnce(true)).toBe(2 * PARTITIONS);
       await waitFor(() => calls.flat().length >= 2 * PARTITIONS, {
