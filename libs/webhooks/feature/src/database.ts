@@ -11,6 +11,7 @@ import { OutboxDeleteOnPublish1767225900000 } from './migrations/1767225900000-o
 import { QueueTablesAutovacuum1767226000000 } from './migrations/1767226000000-queue-tables-autovacuum';
 import { DropDeliveriesDueIndex1767226100000 } from './migrations/1767226100000-drop-deliveries-due-index';
 import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
+import { DeliveryLeaseColumn1767226300000 } from './migrations/1767226300000-delivery-lease-column';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -25,5 +26,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     QueueTablesAutovacuum1767226000000,
     DropDeliveriesDueIndex1767226100000,
     OutboxKeyHash1767226200000,
+    DeliveryLeaseColumn1767226300000,
   ],
 };

@@ -7,8 +7,9 @@ import { DeliveryStatus } from '@onramp/webhooks-domain';
 import { DELIVERIES, DELIVERY_ATTEMPTS, ENDPOINTS } from '../persistence/webhooks-tables';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
+// A leased delivery's next attempt is when its lease runs out (GREATEST passes over a NULL).
 const COLUMNS = `id, event_id AS "eventId", merchant_id AS "merchantId", event_type AS "eventType",
-  order_uuid AS "orderUuid", body, status, attempts, next_attempt_at AS "nextAttemptAt",
+  order_uuid AS "orderUuid", body, status, attempts, GREATEST(next_attempt_at, lease_until) AS "nextAttemptAt",
   retry_from AS "retryFrom", last_status_code AS "lastStatusCode", last_error AS "lastError",
   created_at AS "createdAt", delivered_at AS "deliveredAt"`;
 
@@ -65,9 +66,11 @@ export interface FinishedAttempt extends AttemptResult {
 export class WebhookDeliveriesRepository {
   // Claims due deliveries in one committed statement: each merchant gets only its free share (oldest
   // first), then the oldest of those up to the limit; rows are locked with SKIP LOCKED (other workers
-  // take others), and next_attempt_at is pushed forward as a lease. If this process dies mid-send, the
-  // lease runs out and any worker sends again: at-least-once. The attempt counter is bumped here so
-  // each claim has its own attempt number.
+  // take others), and lease_until is set as a lease. If this process dies mid-send, the lease runs out
+  // and any worker sends again: at-least-once. The attempt counter is bumped here so each claim has its
+  // own attempt number. The lease is a column of its own, in no index, so that the claim is a HOT update
+  // (see the migration DeliveryLeaseColumn); a merchant's range read passes over its leased rows (at
+  // most its in-flight cap per process) with a filter on the heap row, before locking any.
   // The cost follows the merchants with waiting deliveries, not the backlog: `pending` walks the
   // partial index deliveries_pending_by_merchant one merchant at a time (a skip scan), and each
   // merchant's share is an index range read. (Ranking every due row with a window function sorted the
@@ -98,6 +101,7 @@ export class WebhookDeliveriesRepository {
          CROSS JOIN LATERAL (
            SELECT d.id, d.next_attempt_at FROM ${DELIVERIES} d
            WHERE d.merchant_id = p.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+             AND (d.lease_until IS NULL OR d.lease_until <= now())
            ORDER BY d.next_attempt_at, d.id
            LIMIT LEAST(GREATEST($2 - COALESCE(u.n, 0), 0), $1)
            FOR UPDATE SKIP LOCKED
@@ -107,7 +111,7 @@ export class WebhookDeliveriesRepository {
          LIMIT $1
        )
        UPDATE ${DELIVERIES} d
-       SET next_attempt_at = now() + make_interval(secs => $5::double precision / 1000), attempts = d.attempts + 1
+       SET lease_until = now() + make_interval(secs => $5::double precision / 1000), attempts = d.attempts + 1
        FROM picked p, ${ENDPOINTS} e
        WHERE d.id = p.id AND e.merchant_id = d.merchant_id
        RETURNING d.id, d.event_id AS "eventId", d.merchant_id AS "merchantId", d.body, d.attempts AS "attemptNo",
@@ -116,13 +120,14 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  // Claims this process took but never sent (shutdown): due again at once instead of after the lease.
+  // Claims this process took but never sent (shutdown): due again at once instead of after the lease
+  // (a claim is only ever taken when due, so dropping the lease is enough).
   // Only while still this claim's (same attempt number), and the attempt number stays spent, so a
   // late result of an earlier claim cannot match it again.
   async handBack(db: EntityManager, claims: Array<{ id: string; attemptNo: number }>): Promise<void> {
     if (claims.length === 0) return;
     await db.query(
-      `UPDATE ${DELIVERIES} d SET next_attempt_at = now()
+      `UPDATE ${DELIVERIES} d SET lease_until = NULL
        FROM unnest($1::uuid[], $2::int[]) AS c(id, attempt_no)
        WHERE d.id = c.id AND d.attempts = c.attempt_no AND d.status = 'PENDING'`,
       [claims.map((c) => c.id), claims.map((c) => c.attemptNo)],
@@ -135,7 +140,7 @@ export class WebhookDeliveriesRepository {
   // taken in a statement before this one, so this statement's snapshot sees every endpoint change
   // that committed before the lock was granted.
   // With `claimForMs`, a PENDING delivery is inserted already claimed by the caller's process, as
-  // claimDue would claim it (attempt 1, leased for that long from the statement's clock, so never
+  // claimDue would claim it (attempt 1, due now and leased for that long from the statement's clock, so never
   // less than the caller's own reckoning made before it), and returned as such with its endpoint's
   // URL and secret read in the same snapshot; otherwise, or when not PENDING, nothing is returned.
   async insertOnce(
@@ -147,11 +152,12 @@ export class WebhookDeliveriesRepository {
     const [row] = await queryRows<ClaimedDelivery>(
       db,
       `WITH inserted AS (
-         INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at, attempts)
+         INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at,
+                                    lease_until, attempts)
          SELECT $1, $2, $3, $4, $5, $6, s.status,
-                CASE WHEN s.status <> 'PENDING' THEN NULL
-                     WHEN $7::boolean THEN clock_timestamp() + make_interval(secs => $8::double precision / 1000)
-                     ELSE now() END,
+                CASE WHEN s.status = 'PENDING' THEN now() END,
+                CASE WHEN s.status = 'PENDING' AND $7::boolean
+                     THEN clock_timestamp() + make_interval(secs => $8::double precision / 1000) END,
                 CASE WHEN s.status = 'PENDING' AND $7::boolean THEN 1 ELSE 0 END
          FROM (
            SELECT CASE WHEN e.merchant_id IS NULL THEN 'NO_ENDPOINT'
@@ -226,7 +232,8 @@ export class WebhookDeliveriesRepository {
   // Manual redelivery: attempted now, with a fresh retry window.
   async restart(db: EntityManager, id: string): Promise<void> {
     await db.query(
-      `UPDATE ${DELIVERIES} SET status = 'PENDING', next_attempt_at = now(), retry_from = now() WHERE id = $1`,
+      `UPDATE ${DELIVERIES} SET status = 'PENDING', next_attempt_at = now(), lease_until = NULL, retry_from = now()
+       WHERE id = $1`,
       [id],
     );
   }
@@ -235,7 +242,7 @@ export class WebhookDeliveriesRepository {
   // retry window, once an endpoint is set.
   async reopenWaiting(db: EntityManager, merchantId: string): Promise<void> {
     await db.query(
-      `UPDATE ${DELIVERIES} SET status = 'PENDING', next_attempt_at = now(), retry_from = now()
+      `UPDATE ${DELIVERIES} SET status = 'PENDING', next_attempt_at = now(), lease_until = NULL, retry_from = now()
        WHERE merchant_id = $1 AND status IN ('NO_ENDPOINT', 'DISABLED')`,
       [merchantId],
     );
@@ -243,7 +250,8 @@ export class WebhookDeliveriesRepository {
 
   async disablePending(db: EntityManager, merchantId: string): Promise<void> {
     await db.query(
-      `UPDATE ${DELIVERIES} SET status = 'DISABLED', next_attempt_at = NULL WHERE merchant_id = $1 AND status = 'PENDING'`,
+      `UPDATE ${DELIVERIES} SET status = 'DISABLED', next_attempt_at = NULL, lease_until = NULL
+       WHERE merchant_id = $1 AND status = 'PENDING'`,
       [merchantId],
     );
   }
@@ -293,7 +301,8 @@ export class WebhookDeliveriesRepository {
            next_attempt_at = CASE WHEN r.next = 'delivered' THEN NULL
                                   WHEN d.status <> 'PENDING' THEN d.next_attempt_at
                                   WHEN r.next = 'dead' THEN NULL
-                                  ELSE now() + make_interval(secs => r.delay_ms / 1000) END
+                                  ELSE now() + make_interval(secs => r.delay_ms / 1000) END,
+           lease_until = NULL
        FROM r JOIN locked l ON l.id = r.id
        WHERE d.id = r.id AND d.attempts = r.attempt_no`,
       [
@@ -330,19 +339,23 @@ export class WebhookDeliveriesRepository {
 
   async markDelivered(db: EntityManager, id: string): Promise<void> {
     await db.query(
-      `UPDATE ${DELIVERIES} SET status = 'DELIVERED', delivered_at = now(), next_attempt_at = NULL WHERE id = $1`,
+      `UPDATE ${DELIVERIES} SET status = 'DELIVERED', delivered_at = now(), next_attempt_at = NULL, lease_until = NULL
+       WHERE id = $1`,
       [id],
     );
   }
 
   async markDead(db: EntityManager, id: string): Promise<void> {
-    await db.query(`UPDATE ${DELIVERIES} SET status = 'DEAD', next_attempt_at = NULL WHERE id = $1`, [id]);
+    await db.query(
+      `UPDATE ${DELIVERIES} SET status = 'DEAD', next_attempt_at = NULL, lease_until = NULL WHERE id = $1`,
+      [id],
+    );
   }
 
   async retryIn(db: EntityManager, id: string, delayMs: number): Promise<void> {
     await db.query(
-      `UPDATE ${DELIVERIES} SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
-       WHERE id = $1`,
+      `UPDATE ${DELIVERIES} SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000),
+       lease_until = NULL WHERE id = $1`,
       [id, delayMs],
     );
   }
