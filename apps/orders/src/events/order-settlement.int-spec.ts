@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 
 import { EventMap, EventType, Topics } from '@onramp/contracts';
+import { OrdersRepository, SERVICE_DATABASE } from '@onramp/orders-feature';
+import { openServiceDataSource } from '@onramp/persistence';
 import { eventsAbout, publishedEvents, TopicRecorder, waitFor } from '@onramp/testing';
 
 import { EventPublisher } from '../testing/event-publisher';
@@ -266,6 +268,66 @@ describe('order settlement events (integration)', () => {
     );
     expect(dead.headers['dlq-error']).toContain("another merchant's order");
     expect((await details(order.uuid)).status).toBe('CREATED');
+  });
+
+  // A run of payment.confirmed in one consumer batch is one statement (EventConsumer's prepareRun):
+  // each event gets what its own update would have answered.
+  it('records a run of payments in one statement, answering each as its own update would', async () => {
+    const [open, failed, other] = [await createOrder('10'), await createOrder('20'), await createOrder('30')];
+    const rejected = await send(Topics.PaymentFailed, {
+      orderUuid: failed.uuid,
+      bankTransactionId: randomUUID(),
+      reference: failed.reference,
+      payedAmount: '0',
+      reason: 'SEPA credit rejected by the bank',
+    });
+    await handled(rejected.id);
+    const ds = await openServiceDataSource({ ...SERVICE_DATABASE, url: t.databaseUrl, migrations: [] });
+    try {
+      const payment = (o: CreatedOrder, merchantId: string, payedAmount: string) => ({
+        uuid: o.uuid,
+        merchantId,
+        payedAmount,
+        payerAccountHolderName: 'Jane Doe',
+      });
+      const answers = await ds.transaction((m) =>
+        t.app.get(OrdersRepository).recordPayments(
+          m,
+          [
+            payment(open, merchant, '10.00'),
+            payment(other, randomUUID(), '30.00'), // another merchant's order
+            payment(failed, merchant, '20.00'), // no longer CREATED
+            payment(open, merchant, '11.00'), // a second payment of the first: left to its handler
+          ],
+          new Date(),
+        ),
+      );
+      expect(answers).toEqual([
+        {
+          uuid: open.uuid,
+          merchantId: merchant,
+          kycUserUuid: user,
+          amount: '10.00',
+          currency: 'EUR',
+          reference: open.reference,
+          recipientAddress: ADDRESS,
+        },
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      const paid = await db.query(
+        `SELECT uuid, payed_amount::text AS paid FROM orders.orders WHERE uuid = ANY($1) ORDER BY amount`,
+        [[open.uuid, failed.uuid, other.uuid]],
+      );
+      expect(paid.rows).toEqual([
+        { uuid: open.uuid, paid: '10.00' },
+        { uuid: failed.uuid, paid: '0.00' }, // as its payment.failed left it
+        { uuid: other.uuid, paid: null },
+      ]);
+    } finally {
+      await ds.destroy();
+    }
   });
 
   it('records payment.confirmed only on an order of its merchant that is still CREATED', async () => {

@@ -13,3 +13,5 @@ export { OrdersModule } from './orders.module';
 export { startOrders } from './start-orders';
 // What the service's tests read back.
 export type { AdminOrderDetails, AdminOrderResponse } from './orders/admin-orders.queries';
+// The statements a test calls directly (a consumer batch's run, which a test cannot form on demand).
+export { OrdersRepository } from './orders/orders.repository';

@@ -34,6 +34,9 @@ type Envelope<T> = EventEnvelope<string, T> & { data: T & { orderUuid: string } 
 export class OrderTransitions {
   private readonly log = new Logger(OrderTransitions.name);
   private readonly facts = new OrderFactsCache();
+  // What a run's one update answered for each of its payment.confirmed events (facts, or null when it
+  // did not apply), by the transaction's manager: a batch that rolls back takes them along.
+  private readonly recordedInRun = new WeakMap<EntityManager, Map<string, OrderFacts | null>>();
 
   constructor(
     private readonly outbox: OutboxWriter,
@@ -46,12 +49,37 @@ export class OrderTransitions {
   // tell an unknown or another merchant's order (refused) from one already terminal (ignored).
   async recordPayment(event: Envelope<PaymentConfirmedV1>, manager: EntityManager): Promise<void> {
     const target = { uuid: event.data.orderUuid, merchantId: event.merchantId };
-    const facts = await this.orders.recordPayment(manager, target, event.data, this.clock());
+    const inRun = this.recordedInRun.get(manager);
+    const ran = inRun?.get(event.id);
+    inRun?.delete(event.id);
+    const facts =
+      ran === undefined ? await this.orders.recordPayment(manager, target, event.data, this.clock()) : ran;
     if (facts) return this.facts.remember(facts);
     const order = await this.lockOrder(manager, event);
     if (order.status !== 'CREATED') return this.ignore(event, order);
     // The order committed after the update's snapshot was taken: update it now that it is locked.
     await this.orders.recordPayment(manager, target, event.data, this.clock());
+  }
+
+  // Several payment.confirmed in a row in one batch (EventConsumer's prepareRun): their updates in one
+  // statement; each handler then takes its answer instead of sending its own.
+  async recordPaymentRun(
+    events: ReadonlyArray<Envelope<PaymentConfirmedV1>>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const answers = await this.orders.recordPayments(
+      manager,
+      events.map((e) => ({
+        uuid: e.data.orderUuid,
+        merchantId: e.merchantId,
+        payedAmount: e.data.payedAmount,
+        payerAccountHolderName: e.data.payerAccountHolderName,
+      })),
+      this.clock(),
+    );
+    const inRun = this.recordedInRun.get(manager) ?? new Map<string, OrderFacts | null>();
+    events.forEach((e, i) => inRun.set(e.id, answers[i] ?? null));
+    this.recordedInRun.set(manager, inRun);
   }
 
   async complete(event: Envelope<TransferSucceededV1>, manager: EntityManager): Promise<void> {

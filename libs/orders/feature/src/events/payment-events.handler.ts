@@ -15,8 +15,12 @@ export class PaymentEventsHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.consumer.on(Topics.PaymentConfirmed, (event, manager) =>
-      this.transitions.recordPayment(event, manager),
+    this.consumer.on(
+      Topics.PaymentConfirmed,
+      (event, manager) => this.transitions.recordPayment(event, manager),
+      {
+        prepareRun: (events, manager) => this.transitions.recordPaymentRun(events, manager),
+      },
     );
     this.consumer.on(Topics.PaymentFailed, (event, manager) => this.transitions.failPayment(event, manager));
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { OrderStatus, TerminalOrderStatus } from '@onramp/orders-domain';
-import { queryRows } from '@onramp/persistence';
+import { queryRows, withGenericPlan } from '@onramp/persistence';
 import { OUTBOX_COLUMNS, OutboxRowValues } from '@onramp/messaging';
 
 import { KYC_USERS, ORDER_STATUS_HISTORY, ORDERS } from '../persistence/orders-tables';
@@ -255,6 +255,49 @@ export class OrdersRepository {
       [order.uuid, order.merchantId, payment.payedAmount, payment.payerAccountHolderName, at],
     );
     return moved;
+  }
+
+  // recordPayment for several payments in one statement, each answer in the order given: the facts of
+  // an order it updated, or undefined (not this merchant's, not CREATED, or a later payment of an order
+  // named before in the same call). Only an order's first payment takes part (a row is updated once
+  // per statement, by a join row Postgres picks): a later one answers undefined, and its handler then
+  // applies it after the first, as one by one. With its generic plan (withGenericPlan): planned for
+  // its arrays at every call otherwise.
+  async recordPayments(
+    db: EntityManager,
+    payments: ReadonlyArray<{
+      uuid: string;
+      merchantId: string;
+      payedAmount: string;
+      payerAccountHolderName: string;
+    }>,
+    at: Date,
+  ): Promise<Array<OrderFacts | undefined>> {
+    const rows = await withGenericPlan(db, () =>
+      queryRows<OrderFacts & { n: string }>(
+        db,
+        `WITH input AS (
+           SELECT DISTINCT ON (order_uuid) * FROM unnest($1::uuid[], $2::uuid[], $3::numeric[], $4::text[])
+             WITH ORDINALITY AS i(order_uuid, order_merchant_id, new_payed_amount, new_payer_name, n)
+           ORDER BY order_uuid, n
+         )
+         UPDATE ${ORDERS} SET payed_amount = i.new_payed_amount, payer_account_holder_name = i.new_payer_name,
+           updated_at = $5
+         FROM input i
+         WHERE uuid = i.order_uuid AND merchant_id = i.order_merchant_id AND status = 'CREATED'
+         RETURNING i.n, ${FACT_COLUMNS}`,
+        [
+          payments.map((p) => p.uuid),
+          payments.map((p) => p.merchantId),
+          payments.map((p) => p.payedAmount),
+          payments.map((p) => p.payerAccountHolderName),
+          at,
+        ],
+      ),
+    );
+    const facts: Array<OrderFacts | undefined> = payments.map(() => undefined);
+    for (const { n, ...row } of rows) facts[Number(n) - 1] = row;
+    return facts;
   }
 
   // The move to COMPLETED, its history row and its order.completed outbox row in ONE statement (one
