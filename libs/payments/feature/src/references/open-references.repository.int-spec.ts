@@ -9,9 +9,9 @@ import { PAYMENTS_SCHEMA } from '../config';
 import { SERVICE_DATABASE } from '../database';
 import { NewOpenReference, OpenReferencesRepository } from './open-references.repository';
 
-// A run of order.created events opens its references in one statement: each outcome must be what
-// the same events would have found one insert after another.
-describe('open references: a run of order.created in one statement (integration, real Postgres)', () => {
+// A run of order.created events opens its references in one statement, a run of order.completed
+// closes them in one: each outcome must be what the same events would have found one after another.
+describe('open references: a run of order.created or order.completed in one statement (integration, real Postgres)', () => {
   let ds: DataSource;
   const repo = new OpenReferencesRepository();
   const merchant = randomUUID();
@@ -97,6 +97,35 @@ describe('open references: a run of order.created in one statement (integration,
     } finally {
       await one.destroy();
     }
+  });
+
+  // A run of order.completed closes its references in one statement: each outcome, and each row, as
+  // closeForOrder one after another would have left them.
+  it('closes a run of finished orders as one close after another would', async () => {
+    const open = ref();
+    const expired = ref();
+    const unknown = ref(); // order.completed overtook its order.created
+    const clash = ref(); // a reference another order holds
+    const racing = ref(); // two new rows of one reference in the run: the first wins
+    const racingOther = { ...ref(), reference: racing.reference };
+    for (const r of [open, expired, clash]) await repo.insertOpenProbingCredits(ds.manager, r);
+    await ds.query(`UPDATE payments.open_references SET status = 'EXPIRED' WHERE reference = $1`, [
+      expired.reference,
+    ]);
+    const clashing = { ...clash, orderUuid: randomUUID() };
+    const outcomes = await ds.transaction((m) =>
+      repo.closeManyForOrders(m, [open, expired, unknown, clashing, racing, racingOther, open], new Date()),
+    );
+    // the second entry of `open` is left to its own handler
+    expect(outcomes).toEqual(['closed', 'closed', 'inserted', 'taken', 'inserted', 'taken', undefined]);
+    expect((await rowOf(open.reference)).status).toBe('CLOSED');
+    expect((await rowOf(expired.reference)).status).toBe('EXPIRED');
+    expect(await rowOf(unknown.reference)).toMatchObject({ orderUuid: unknown.orderUuid, status: 'CLOSED' });
+    expect(await rowOf(clash.reference)).toMatchObject({ orderUuid: clash.orderUuid, status: 'OPEN' });
+    expect((await rowOf(racing.reference)).orderUuid).toBe(racing.orderUuid);
+    // one by one, the same entries answer the same
+    expect(await repo.closeForOrder(ds.manager, open, new Date())).toBe('closed');
+    expect(await repo.closeForOrder(ds.manager, racingOther, new Date())).toBe('taken');
   });
 
   it('answers one event alone as the run would', async () => {

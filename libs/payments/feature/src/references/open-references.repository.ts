@@ -27,6 +27,9 @@ export type NewOpenReference = OrderReference & { createdAt: Date; kycUserUuid: 
 // What opening a reference found (see insertOpenProbingCredits).
 export type OpenOutcome = 'opened' | 'credit-waiting' | 'taken';
 
+// What closing a finished order's reference found (see closeForOrder).
+export type CloseOutcome = 'closed' | 'inserted' | 'taken';
+
 // The advisory lock of one (normalized) reference.
 export function referenceLock(reference: string): XactLock {
   return { form: 'text-pair', space: 'payments.reference', name: reference };
@@ -130,11 +133,7 @@ export class OpenReferencesRepository {
   // or, when order.completed/failed overtook order.created, a CLOSED row is written that
   // order.created then leaves alone. 'taken' when the reference is another order's: nothing closed.
   // One statement for the read, the update and the insert.
-  async closeForOrder(
-    db: EntityManager,
-    ref: OrderReference,
-    at: Date,
-  ): Promise<'closed' | 'inserted' | 'taken'> {
+  async closeForOrder(db: EntityManager, ref: OrderReference, at: Date): Promise<CloseOutcome> {
     const [row] = await queryRows<{ known: boolean; inserted: boolean }>(
       db,
       `WITH known AS (SELECT 1 FROM ${OPEN_REFERENCES} WHERE order_uuid = $2),
@@ -152,6 +151,58 @@ export class OpenReferencesRepository {
     );
     if (row?.known) return 'closed';
     return row?.inserted ? 'inserted' : 'taken';
+  }
+
+  // closeForOrder for several finished orders in one statement, each answer in the order given. Only
+  // an order's first entry takes part: a later one answers undefined and its caller closes it alone
+  // afterwards, as one by one. The orders differ, so what one finds (its row, the rows it writes)
+  // cannot depend on another's, except for two new rows of one reference: the first inserted wins
+  // (ON CONFLICT DO NOTHING, in the order given), the other is 'taken', as one by one. With its
+  // generic plan (withGenericPlan): planned for its arrays at every call otherwise.
+  async closeManyForOrders(
+    db: EntityManager,
+    refs: readonly OrderReference[],
+    at: Date,
+  ): Promise<Array<CloseOutcome | undefined>> {
+    const rows = await withGenericPlan(db, () =>
+      queryRows<{ n: string; known: boolean; inserted: boolean }>(
+        db,
+        `WITH input AS (
+           SELECT DISTINCT ON (order_uuid) *
+           FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::numeric[], $5::text[], $6::text[])
+             WITH ORDINALITY AS i(reference, order_uuid, merchant_id, amount, currency, recipient_address, n)
+           ORDER BY order_uuid, n
+         ), known AS (
+           SELECT i.n FROM input i JOIN ${OPEN_REFERENCES} r ON r.order_uuid = i.order_uuid
+         ), closed AS (
+           UPDATE ${OPEN_REFERENCES} r SET status = 'CLOSED', updated_at = $7
+           FROM input i WHERE r.order_uuid = i.order_uuid AND r.status <> 'EXPIRED'
+         ), inserted AS (
+           INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
+           SELECT reference, order_uuid, merchant_id, amount, currency, recipient_address, 'CLOSED'
+           FROM input i WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.n = i.n)
+           ORDER BY n
+           ON CONFLICT DO NOTHING
+           RETURNING order_uuid
+         )
+         SELECT i.n, EXISTS (SELECT 1 FROM known k WHERE k.n = i.n) AS known,
+           EXISTS (SELECT 1 FROM inserted x WHERE x.order_uuid = i.order_uuid) AS inserted
+         FROM input i`,
+        [
+          refs.map((r) => r.reference),
+          refs.map((r) => r.orderUuid),
+          refs.map((r) => r.merchantId),
+          refs.map((r) => r.amount),
+          refs.map((r) => r.currency),
+          refs.map((r) => r.recipientAddress),
+          at,
+        ],
+      ),
+    );
+    const outcomes: Array<CloseOutcome | undefined> = refs.map(() => undefined);
+    for (const row of rows)
+      outcomes[Number(row.n) - 1] = row.known ? 'closed' : row.inserted ? 'inserted' : 'taken';
+    return outcomes;
   }
 
   // OPEN references created at or before the cutoff, oldest first, locked; a row a credit being

@@ -9,6 +9,7 @@ import { BankTransactionsRepository } from '../bank/bank-transactions.repository
 import { CreditMatcher } from '../matching/credit-matcher';
 import { StatementCreditSettler } from '../matching/statement-credit-settler';
 import {
+  CloseOutcome,
   NewOpenReference,
   OpenOutcome,
   OpenReferencesRepository,
@@ -26,6 +27,8 @@ export class OrderEventsHandler implements OnModuleInit {
   // What a run's one insert found for each of its events, by the transaction's manager: a batch
   // that rolls back takes its manager, and with it these outcomes, along.
   private readonly openedInRun = new WeakMap<EntityManager, Map<string, OpenOutcome>>();
+  // The same for a run of order.completed: what its one statement found for each event it closed.
+  private readonly closedInRun = new WeakMap<EntityManager, Map<string, CloseOutcome>>();
 
   constructor(
     private readonly consumer: EventConsumer,
@@ -40,7 +43,9 @@ export class OrderEventsHandler implements OnModuleInit {
       locksFirst: (event) => [referenceLock(normalizeReference(event.data.reference))],
       prepareRun: (events, manager) => this.openRun(events, manager),
     });
-    this.consumer.on(Topics.OrderCompleted, (event, manager) => this.closeReference(event, manager));
+    this.consumer.on(Topics.OrderCompleted, (event, manager) => this.closeReference(event, manager), {
+      prepareRun: (events, manager) => this.closeRun(events, manager),
+    });
     this.consumer.on(Topics.OrderFailed, (event, manager) => this.closeReference(event, manager));
   }
 
@@ -90,6 +95,25 @@ export class OrderEventsHandler implements OnModuleInit {
     this.openedInRun.set(manager, inRun);
   }
 
+  // Several order.completed in a row in one batch: their references closed in one statement, each
+  // handler then reads its outcome instead of closing its own (a second event of one order closes
+  // alone, after the first, as one by one).
+  private async closeRun(
+    events: ReadonlyArray<EventEnvelope<'order.completed', OrderOutcomeFields>>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const refs = events.map((e) =>
+      orderReferenceOf(e.data, e.merchantId, normalizeReference(e.data.reference)),
+    );
+    const outcomes = await this.references.closeManyForOrders(manager, refs, new Date());
+    const inRun = this.closedInRun.get(manager) ?? new Map<string, CloseOutcome>();
+    events.forEach((event, i) => {
+      const outcome = outcomes[i];
+      if (outcome) inRun.set(event.id, outcome);
+    });
+    this.closedInRun.set(manager, inRun);
+  }
+
   // A FAILED order sent no USDC: a credit of it that the bank took back (payment.reversed) had its
   // payout stopped in time, so it is no longer an unfunded payout for the operator to chase.
   private async notePayoutStopped(manager: EntityManager, orderUuid: string): Promise<void> {
@@ -107,11 +131,16 @@ export class OrderEventsHandler implements OnModuleInit {
     if (event.type === Topics.OrderFailed) await this.notePayoutStopped(manager, data.orderUuid);
     // An EXPIRED reference stays so: a late credit is then told apart from a second payment.
     const reference = normalizeReference(data.reference);
-    const closed = await this.references.closeForOrder(
-      manager,
-      orderReferenceOf(data, merchantId, reference),
-      new Date(),
-    );
+    const inRun = this.closedInRun.get(manager);
+    const known = inRun?.get(event.id);
+    inRun?.delete(event.id);
+    const closed =
+      known ??
+      (await this.references.closeForOrder(
+        manager,
+        orderReferenceOf(data, merchantId, reference),
+        new Date(),
+      ));
     if (closed === 'taken') {
       this.log.error(
         `order ${data.orderUuid} ended, but its reference ${reference} belongs to another order; nothing closed`,
