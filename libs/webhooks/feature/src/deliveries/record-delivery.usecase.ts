@@ -17,6 +17,10 @@ import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveri
 // DeliveryDispatcher.reserveHandOff) and handed over after the commit.
 @Injectable()
 export class RecordDeliveryUseCase {
+  // The events of a run recorded by executeRun, by the transaction's manager: a batch that rolls back
+  // takes them along.
+  private readonly recordedInRun = new WeakMap<EntityManager, Set<string>>();
+
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly payerData: PayerDataCipher,
@@ -25,30 +29,47 @@ export class RecordDeliveryUseCase {
   ) {}
 
   async execute(manager: EntityManager, event: OrderOutcomeEvent): Promise<void> {
+    // Recorded with its run already (executeRun)
+    if (this.recordedInRun.get(manager)?.delete(event.id)) return;
+    await this.executeRun(manager, [event]);
+  }
+
+  // Several order events of one type in a row in one consumer batch (EventConsumer's prepareRun), or
+  // one: their deliveries in one statement. Each event's handler then finds its delivery recorded.
+  async executeRun(manager: EntityManager, events: readonly OrderOutcomeEvent[]): Promise<void> {
     // In a statement before the insert, whose snapshot must be taken after the lock is granted (see
     // lockMerchant), or a delivery could miss an endpoint registered while the lock was awaited. The
-    // consumer's inbox mark took it already (locksFirst): then this costs nothing.
-    await lockMerchant(manager, event.merchantId, 'shared');
-    const id = uuidv7();
-    const handOff = this.dispatcher.reserveHandOff(event.merchantId);
-    const inserted: { claim?: ClaimedDelivery } = {};
-    // Settled when the transaction ends, registered before anything can fail: sent only once it
-    // committed, and a reservation of a rolled-back batch is given back.
-    this.consumer.afterTransaction(manager, (committed) =>
-      this.dispatcher.settleHandOff(event.merchantId, handOff, inserted.claim, committed),
-    );
-    inserted.claim = await this.deliveries.insertOnce(
-      manager,
-      {
+    // consumer's inbox mark took them already (locksFirst): then this costs nothing.
+    for (const merchantId of new Set(events.map((e) => e.merchantId))) {
+      await lockMerchant(manager, merchantId, 'shared');
+    }
+    const inserted: Array<{ claim?: ClaimedDelivery }> = [];
+    const deliveries = events.map((event) => {
+      const id = uuidv7();
+      const handOff = this.dispatcher.reserveHandOff(event.merchantId);
+      const slot: { claim?: ClaimedDelivery } = {};
+      inserted.push(slot);
+      // Settled when the transaction ends, registered before anything can fail: sent only once it
+      // committed, and a reservation of a rolled-back batch is given back.
+      this.consumer.afterTransaction(manager, (committed) =>
+        this.dispatcher.settleHandOff(event.merchantId, handOff, slot.claim, committed),
+      );
+      return {
         id,
         eventId: event.id,
         merchantId: event.merchantId,
         eventType: event.type,
         orderUuid: event.data.orderUuid,
         body: this.payerData.sealBody(id, webhookBodyOf(this.withPayerNameOpened(event))),
-      },
-      handOff?.leaseMs,
-    );
+        claimForMs: handOff?.leaseMs,
+      };
+    });
+    const claims = await this.deliveries.insertManyOnce(manager, deliveries);
+    claims.forEach((claim, i) => (inserted[i]!.claim = claim));
+    if (events.length < 2) return;
+    const recorded = this.recordedInRun.get(manager) ?? new Set<string>();
+    for (const event of events) recorded.add(event.id);
+    this.recordedInRun.set(manager, recorded);
   }
 
   private withPayerNameOpened(event: OrderOutcomeEvent): OrderOutcomeEvent {

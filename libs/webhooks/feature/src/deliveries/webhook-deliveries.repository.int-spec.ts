@@ -131,6 +131,47 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
     expect(again.map((c) => c.id)).toEqual([busyIds[2]]);
   });
 
+  // A run of order events in one consumer batch records its deliveries in one statement: each as
+  // insertOnce would have, one after another.
+  it('inserts a run of deliveries in one statement, each as it would alone', async () => {
+    const [shop, off, none] = [await merchant(), await merchant(true), randomUUID()];
+    const fresh = (merchantId: string, claimForMs?: number) => ({
+      id: randomUUID(),
+      eventId: randomUUID(),
+      merchantId,
+      eventType: 'order.completed',
+      orderUuid: randomUUID(),
+      body: '{}',
+      claimForMs,
+    });
+    const seen = fresh(shop);
+    await repo.insertOnce(db.manager, seen);
+    const run = [
+      fresh(shop, 40_000), // claimed for the caller
+      fresh(shop), // due now, for any dispatcher
+      fresh(off, 40_000), // a disabled endpoint: waits, never claimed
+      fresh(none, 40_000), // no endpoint yet
+      { ...fresh(shop, 40_000), eventId: seen.eventId }, // a redelivered event: nothing inserted
+    ];
+    const claims = await db.transaction((m) => repo.insertManyOnce(m, run));
+    expect(claims).toEqual([
+      expect.objectContaining({ id: run[0]!.id, attemptNo: 1, url: 'http://127.0.0.1:1/hooks' }),
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const state = async (id: string) => {
+      const r = await row(id);
+      return r && { status: r.status, attempts: r.attempts, leased: (r.dueInMs ?? 0) > 30_000 };
+    };
+    expect(await state(run[0]!.id)).toEqual({ status: 'PENDING', attempts: 1, leased: true });
+    expect(await state(run[1]!.id)).toEqual({ status: 'PENDING', attempts: 0, leased: false });
+    expect(await state(run[2]!.id)).toMatchObject({ status: 'DISABLED', attempts: 0 });
+    expect(await state(run[3]!.id)).toMatchObject({ status: 'NO_ENDPOINT', attempts: 0 });
+    expect(await row(run[4]!.id)).toBeUndefined();
+  });
+
   it("locks only the rows it takes, so a claim beside it gets the merchant's others", async () => {
     const m = await merchant();
     const ids = await queue(m, 12, -50);

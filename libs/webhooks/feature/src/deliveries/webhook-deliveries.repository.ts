@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { genericPlan, queryRows } from '@onramp/persistence';
+import { genericPlan, queryRows, withGenericPlan } from '@onramp/persistence';
 import { DeliveryStatus } from '@onramp/webhooks-domain';
 
 import { DELIVERIES, DELIVERY_ATTEMPTS, ENDPOINTS } from '../persistence/webhooks-tables';
@@ -140,41 +140,70 @@ export class WebhookDeliveriesRepository {
   // taken in a statement before this one, so this statement's snapshot sees every endpoint change
   // that committed before the lock was granted.
   // With `claimForMs`, a PENDING delivery is inserted already claimed by the caller's process, as
-  // claimDue would claim it (attempt 1, due now and leased for that long from the statement's clock, so never
-  // less than the caller's own reckoning made before it), and returned as such with its endpoint's
-  // URL and secret read in the same snapshot; otherwise, or when not PENDING, nothing is returned.
+  // claimDue would claim it (attempt 1, due now and leased for that long from the statement's clock,
+  // so never less than the caller's own reckoning made before it), and returned as such with its
+  // endpoint's URL and secret read in the same snapshot; otherwise, or when not PENDING, nothing is
+  // returned.
   async insertOnce(
     db: EntityManager,
     d: NewDelivery,
     claimForMs?: number,
   ): Promise<ClaimedDelivery | undefined> {
-    const claim = claimForMs !== undefined;
-    const [row] = await queryRows<ClaimedDelivery>(
-      db,
-      `WITH inserted AS (
-         INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at,
-                                    lease_until, attempts)
-         SELECT $1, $2, $3, $4, $5, $6, s.status,
-                CASE WHEN s.status = 'PENDING' THEN now() END,
-                CASE WHEN s.status = 'PENDING' AND $7::boolean
-                     THEN clock_timestamp() + make_interval(secs => $8::double precision / 1000) END,
-                CASE WHEN s.status = 'PENDING' AND $7::boolean THEN 1 ELSE 0 END
-         FROM (
-           SELECT CASE WHEN e.merchant_id IS NULL THEN 'NO_ENDPOINT'
-                       WHEN e.disabled_at IS NOT NULL THEN 'DISABLED'
-                       ELSE 'PENDING' END AS status
-           FROM (SELECT 1) one LEFT JOIN ${ENDPOINTS} e ON e.merchant_id = $3
-         ) s
-         ON CONFLICT (event_id) DO NOTHING
-         RETURNING id, event_id, merchant_id, body, attempts, retry_from
-       )
-       SELECT i.id, i.event_id AS "eventId", i.merchant_id AS "merchantId", i.body, i.attempts AS "attemptNo",
-              i.retry_from AS "retryFrom", e.url, e.secret_enc AS "secretEnc"
-       FROM inserted i JOIN ${ENDPOINTS} e ON e.merchant_id = i.merchant_id
-       WHERE i.attempts = 1`,
-      [d.id, d.eventId, d.merchantId, d.eventType, d.orderUuid, d.body, claim, claimForMs ?? 0],
+    const [claim] = await this.insertManyOnce(db, [{ ...d, claimForMs }]);
+    return claim;
+  }
+
+  // insertOnce for several deliveries in one statement (a run of order events in one consumer
+  // batch), each answer in the order given. The deliveries are of different events, so none depends
+  // on another. With its generic plan (withGenericPlan): planned for its arrays at every call otherwise.
+  async insertManyOnce(
+    db: EntityManager,
+    deliveries: ReadonlyArray<NewDelivery & { claimForMs?: number }>,
+  ): Promise<Array<ClaimedDelivery | undefined>> {
+    const rows = await withGenericPlan(db, () =>
+      queryRows<ClaimedDelivery & { n: string }>(
+        db,
+        `WITH input AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[],
+               $7::double precision[])
+             WITH ORDINALITY AS i(id, event_id, merchant_id, event_type, order_uuid, body, claim_ms, n)
+         ), inserted AS (
+           INSERT INTO ${DELIVERIES} (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at,
+                                      lease_until, attempts)
+           SELECT i.id, i.event_id, i.merchant_id, i.event_type, i.order_uuid, i.body, s.status,
+                  CASE WHEN s.status = 'PENDING' THEN now() END,
+                  CASE WHEN s.status = 'PENDING' AND i.claim_ms IS NOT NULL
+                       THEN clock_timestamp() + make_interval(secs => i.claim_ms / 1000) END,
+                  CASE WHEN s.status = 'PENDING' AND i.claim_ms IS NOT NULL THEN 1 ELSE 0 END
+           FROM input i
+           CROSS JOIN LATERAL (
+             SELECT CASE WHEN e.merchant_id IS NULL THEN 'NO_ENDPOINT'
+                         WHEN e.disabled_at IS NOT NULL THEN 'DISABLED'
+                         ELSE 'PENDING' END AS status
+             FROM (SELECT 1) one LEFT JOIN ${ENDPOINTS} e ON e.merchant_id = i.merchant_id
+           ) s
+           ORDER BY i.n
+           ON CONFLICT (event_id) DO NOTHING
+           RETURNING id, event_id, merchant_id, body, attempts, retry_from
+         )
+         SELECT i.n, x.id, x.event_id AS "eventId", x.merchant_id AS "merchantId", x.body, x.attempts AS "attemptNo",
+                x.retry_from AS "retryFrom", e.url, e.secret_enc AS "secretEnc"
+         FROM inserted x JOIN input i ON i.id = x.id JOIN ${ENDPOINTS} e ON e.merchant_id = x.merchant_id
+         WHERE x.attempts = 1`,
+        [
+          deliveries.map((d) => d.id),
+          deliveries.map((d) => d.eventId),
+          deliveries.map((d) => d.merchantId),
+          deliveries.map((d) => d.eventType),
+          deliveries.map((d) => d.orderUuid),
+          deliveries.map((d) => d.body),
+          deliveries.map((d) => d.claimForMs ?? null),
+        ],
+      ),
     );
-    return row;
+    const claims: Array<ClaimedDelivery | undefined> = deliveries.map(() => undefined);
+    for (const { n, ...claim } of rows) claims[Number(n) - 1] = claim;
+    return claims;
   }
 
   async find(db: EntityManager, id: string): Promise<WebhookDeliveryEntity | undefined> {
