@@ -330,6 +330,77 @@ describe('order settlement events (integration)', () => {
     }
   });
 
+  // A run of transfer.succeeded in one consumer batch moves its orders in one statement, with their
+  // history rows and events, each as markCompleted alone would.
+  it('completes a run of orders in one statement, each with its history row and event', async () => {
+    const [open, done] = [await createOrder('40'), await createOrder('50')];
+    const failed = await send(Topics.PaymentFailed, {
+      orderUuid: done.uuid,
+      bankTransactionId: randomUUID(),
+      reference: done.reference,
+      payedAmount: '0',
+      reason: 'SEPA credit rejected by the bank',
+    });
+    await handled(failed.id);
+    const ds = await openServiceDataSource({ ...SERVICE_DATABASE, url: t.databaseUrl, migrations: [] });
+    try {
+      const move = (o: CreatedOrder) => {
+        const eventId = randomUUID();
+        return {
+          uuid: o.uuid,
+          facts: {
+            payedAmount: '40.00',
+            payerAccountHolderName: 'Jane Doe',
+            sentTokenAmount: '42.77',
+            transactionHash: txHash(),
+            fxRateBase: '1.08',
+            fxRateEffective: '1.0692',
+            fxRateUpdatedAt: new Date('2025-03-01T11:59:00Z'),
+          },
+          change: { reason: 'USDC transfer succeeded', eventId: randomUUID(), at: new Date() },
+          event: {
+            table: '"orders"."outbox"',
+            values: [
+              eventId,
+              'order.completed',
+              o.uuid,
+              JSON.stringify({ id: eventId }),
+              '{"x":"1"}',
+              '7',
+            ] as const,
+          },
+        };
+      };
+      const moves = [move(open), move(done), move(open)];
+      const { answers, outbox } = await ds.transaction(async (m) => ({
+        answers: await t.app.get(OrdersRepository).markCompletedMany(m, moves),
+        // read before the commit: the relay takes the rows once committed
+        outbox: await m.query(
+          `SELECT event_id AS id, topic, key, envelope ->> 'id' AS "envelopeId", headers ->> 'x' AS header, key_hash AS hash
+           FROM orders.outbox WHERE event_id = ANY($1) ORDER BY seq`,
+          [moves.map((x) => x.event.values[0])],
+        ),
+      }));
+      // the second entry of `open` is left to its handler, which finds the order COMPLETED
+      expect(answers).toEqual([true, false, undefined]);
+      const id = moves[0]!.event.values[0];
+      expect(outbox).toEqual([
+        { id, topic: 'order.completed', key: open.uuid, envelopeId: id, header: '1', hash: 7 },
+      ]);
+      expect(await details(open.uuid)).toMatchObject({ status: 'COMPLETED', sentTokenAmount: 42.77 });
+      const history = await db.query(
+        `SELECT order_uuid, to_status, event_id FROM orders.order_status_history
+         WHERE order_uuid = ANY($1) AND to_status = 'COMPLETED'`,
+        [[open.uuid, done.uuid]],
+      );
+      expect(history.rows).toEqual([
+        { order_uuid: open.uuid, to_status: 'COMPLETED', event_id: moves[0]!.change.eventId },
+      ]);
+    } finally {
+      await ds.destroy();
+    }
+  });
+
   it('records payment.confirmed only on an order of its merchant that is still CREATED', async () => {
     const failed = await createOrder('55');
     const rejected = await send(Topics.PaymentFailed, {

@@ -15,13 +15,24 @@ import { AppendEvent, OutboxWriter } from '@onramp/messaging';
 import { canTransition, Clock, TerminalOrderStatus } from '@onramp/orders-domain';
 
 import { OrderEntity, OrderFacts } from '../orders/order.entity';
-import { OrdersRepository, OutboxInsert } from '../orders/orders.repository';
+import {
+  CompletionFacts,
+  OrdersRepository,
+  OutboxInsert,
+  StatusChangeCause,
+} from '../orders/orders.repository';
 import { OrderFactsCache } from './order-facts.cache';
 import { FailureFacts, orderCompletedData, orderFailedData } from './order-outcome-events';
 
 export const CLOCK = Symbol('CLOCK');
 
 type Envelope<T> = EventEnvelope<string, T> & { data: T & { orderUuid: string } };
+
+interface Completion {
+  facts: CompletionFacts;
+  change: StatusChangeCause;
+  event: OutboxInsert;
+}
 
 // Moves orders along CREATED -> COMPLETED | FAILED as settlement facts arrive. Every method runs in
 // the consumer's transaction (inbox mark + effect + outgoing event commit together). The moves are
@@ -37,6 +48,8 @@ export class OrderTransitions {
   // What a run's one update answered for each of its payment.confirmed events (facts, or null when it
   // did not apply), by the transaction's manager: a batch that rolls back takes them along.
   private readonly recordedInRun = new WeakMap<EntityManager, Map<string, OrderFacts | null>>();
+  // The same for a run of transfer.succeeded: whether its one statement moved each order it took.
+  private readonly completedInRun = new WeakMap<EntityManager, Map<string, boolean>>();
 
   constructor(
     private readonly outbox: OutboxWriter,
@@ -83,19 +96,61 @@ export class OrderTransitions {
   }
 
   async complete(event: Envelope<TransferSucceededV1>, manager: EntityManager): Promise<void> {
+    const inRun = this.completedInRun.get(manager);
+    const ran = inRun?.get(event.id);
+    inRun?.delete(event.id);
+    if (ran !== undefined) return ran ? undefined : this.notMoved(event, manager);
     const order = await this.movable(event, manager, 'COMPLETED');
     if (!order) return;
+    const move = this.completion(event, order, this.clock());
+    const moved = await this.orders.markCompleted(manager, order.uuid, move.facts, move.change, move.event);
+    if (!moved) await this.notMoved(event, manager);
+  }
+
+  // Several transfer.succeeded in a row in one batch (EventConsumer's prepareRun): the moves of those
+  // whose order's facts are at hand, in one statement; each handler then takes its answer. An event
+  // without them (or a later one of the same order) is left to its handler, which reads the order.
+  // Its order.completed is prepared in the event's context, so it carries the event's trace.
+  async completeRun(
+    events: ReadonlyArray<Envelope<TransferSucceededV1>>,
+    manager: EntityManager,
+    inEventContext: <T>(i: number, work: () => T) => T,
+  ): Promise<void> {
+    const now = this.clock();
+    const taken: Array<{ event: Envelope<TransferSucceededV1>; move: Completion & { uuid: string } }> = [];
+    events.forEach((event, i) => {
+      const order = this.facts.take(event.data.orderUuid);
+      // another merchant's: its handler reads the order and refuses the event, as without the facts
+      if (order?.merchantId !== event.merchantId) return;
+      taken.push({
+        event,
+        move: { uuid: order.uuid, ...inEventContext(i, () => this.completion(event, order, now)) },
+      });
+    });
+    if (taken.length === 0) return;
+    const answers = await this.orders.markCompletedMany(
+      manager,
+      taken.map((t) => t.move),
+    );
+    const inRun = this.completedInRun.get(manager) ?? new Map<string, boolean>();
+    taken.forEach((t, i) => {
+      const moved = answers[i];
+      if (moved !== undefined) inRun.set(t.event.id, moved);
+    });
+    this.completedInRun.set(manager, inRun);
+  }
+
+  // What completing `order` for this event writes: the order's facts, the history row's cause and
+  // its order.completed event (prepared in the current context: its trace headers are this one's).
+  private completion(event: Envelope<TransferSucceededV1>, order: OrderFacts, now: Date): Completion {
     const d = event.data;
     if (d.recipientAddress.toLowerCase() !== order.recipientAddress.toLowerCase()) {
       this.log.error(
         `transfer for order ${order.uuid} went to ${d.recipientAddress}, not the order's address`,
       );
     }
-    const now = this.clock();
-    const moved = await this.orders.markCompleted(
-      manager,
-      order.uuid,
-      {
+    return {
+      facts: {
         payedAmount: d.payedAmount,
         payerAccountHolderName: d.payerAccountHolderName,
         sentTokenAmount: d.sentTokenAmount,
@@ -104,15 +159,14 @@ export class OrderTransitions {
         fxRateEffective: d.fxRateEffective,
         fxRateUpdatedAt: new Date(d.fxRateUpdatedAt),
       },
-      { reason: 'USDC transfer succeeded', eventId: event.id, at: now },
-      this.outboxRow({
+      change: { reason: 'USDC transfer succeeded', eventId: event.id, at: now },
+      event: this.outboxRow({
         type: Topics.OrderCompleted,
         key: order.uuid,
         merchantId: order.merchantId,
         data: orderCompletedData(order, d, now),
       }),
-    );
-    if (!moved) await this.notMoved(event, manager);
+    };
   }
 
   async failPayment(event: Envelope<PaymentFailedV1>, manager: EntityManager): Promise<void> {

@@ -14,7 +14,14 @@ export class TransferEventsHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.consumer.on(Topics.TransferSucceeded, (event, manager) => this.transitions.complete(event, manager));
+    this.consumer.on(
+      Topics.TransferSucceeded,
+      (event, manager) => this.transitions.complete(event, manager),
+      {
+        prepareRun: (events, manager, inEventContext) =>
+          this.transitions.completeRun(events, manager, inEventContext),
+      },
+    );
     this.consumer.on(Topics.TransferFailed, (event, manager) =>
       this.transitions.failTransfer(event, manager),
     );

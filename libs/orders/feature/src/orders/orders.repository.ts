@@ -331,6 +331,78 @@ export class OrdersRepository {
     );
   }
 
+  // markCompleted for several orders in one statement (a run of transfer.succeeded in one consumer
+  // batch), each answer in the order given: whether its order moved (history row and event written),
+  // or undefined for a later entry of an order named before in the same call, which its caller then
+  // moves alone, as one by one. The events go into the outbox in the order given. With its generic plan
+  // (withGenericPlan): planned for its arrays at every call otherwise.
+  async markCompletedMany(
+    db: EntityManager,
+    moves: ReadonlyArray<{
+      uuid: string;
+      facts: CompletionFacts;
+      change: StatusChangeCause;
+      event: OutboxInsert;
+    }>,
+  ): Promise<Array<boolean | undefined>> {
+    if (moves.length === 0) return [];
+    const column = (i: number) => moves.map((m) => m.event.values[i]);
+    const rows = await withGenericPlan(db, () =>
+      queryRows<{ n: string; moved: boolean }>(
+        db,
+        `WITH input AS (
+           SELECT DISTINCT ON (order_uuid) *
+           FROM unnest($1::uuid[], $2::numeric[], $3::text[], $4::numeric[], $5::text[], $6::numeric[], $7::numeric[],
+                       $8::timestamptz[], $9::text[], $10::uuid[], $11::timestamptz[],
+                       $12::uuid[], $13::text[], $14::text[], $15::jsonb[], $16::jsonb[], $17::int[])
+             WITH ORDINALITY AS i(order_uuid, new_payed_amount, new_payer_name, new_sent_amount, new_tx_hash,
+                                  new_fx_base, new_fx_effective, new_fx_updated_at, cause, cause_event_id, moved_at,
+                                  out_event_id, out_topic, out_key, out_envelope, out_headers, out_key_hash, n)
+           ORDER BY order_uuid, n
+         ), moved AS (
+           UPDATE ${ORDERS} SET status = 'COMPLETED', payed_amount = i.new_payed_amount,
+             payer_account_holder_name = i.new_payer_name, sent_token_amount = i.new_sent_amount,
+             transaction_hash = i.new_tx_hash, fx_rate_base = i.new_fx_base, fx_rate_effective = i.new_fx_effective,
+             fx_rate_updated_at = i.new_fx_updated_at, completed_at = i.moved_at, updated_at = i.moved_at
+           FROM input i
+           WHERE uuid = i.order_uuid AND status = 'CREATED'
+           RETURNING i.n
+         ), h AS (
+           INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)
+           SELECT i.order_uuid, 'CREATED', 'COMPLETED', i.cause, i.cause_event_id, i.moved_at
+           FROM input i JOIN moved m ON m.n = i.n ORDER BY i.n
+         ), e AS (
+           INSERT INTO ${moves[0]!.event.table} (${OUTBOX_COLUMNS})
+           SELECT i.out_event_id, i.out_topic, i.out_key, i.out_envelope, i.out_headers, i.out_key_hash
+           FROM input i JOIN moved m ON m.n = i.n ORDER BY i.n
+         )
+         SELECT i.n, EXISTS (SELECT 1 FROM moved m WHERE m.n = i.n) AS moved FROM input i`,
+        [
+          moves.map((m) => m.uuid),
+          moves.map((m) => m.facts.payedAmount),
+          moves.map((m) => m.facts.payerAccountHolderName),
+          moves.map((m) => m.facts.sentTokenAmount),
+          moves.map((m) => m.facts.transactionHash),
+          moves.map((m) => m.facts.fxRateBase),
+          moves.map((m) => m.facts.fxRateEffective),
+          moves.map((m) => m.facts.fxRateUpdatedAt),
+          moves.map((m) => m.change.reason),
+          moves.map((m) => m.change.eventId),
+          moves.map((m) => m.change.at),
+          column(0),
+          column(1),
+          column(2),
+          column(3),
+          column(4),
+          column(5),
+        ],
+      ),
+    );
+    const answers: Array<boolean | undefined> = moves.map(() => undefined);
+    for (const row of rows) answers[Number(row.n) - 1] = row.moved;
+    return answers;
+  }
+
   // A failed order sent nothing: 0 tokens. Same statement shape as markCompleted.
   async markFailed(
     db: EntityManager,

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Topics } from '@onramp/contracts';
+import { currentLogContext } from '@onramp/logging';
 
 import { uuidv7 } from '../ids';
 import { consumedEvent } from '../testing/consumed-event';
@@ -63,9 +64,11 @@ describe('EventConsumer runs of one type in a batch (integration)', () => {
         if (name === failOn) throw new Error(`${name} fails`);
       },
       {
-        prepareRun: async (events, manager) => {
+        prepareRun: async (events, manager, inEventContext) => {
           const names = events.map((e) => e.data.holderName ?? '');
-          log.push(`run ${names.join(',')}`);
+          // each event's own log context on demand
+          const own = events.every((e, i) => inEventContext(i, () => currentLogContext().eventId === e.id));
+          log.push(`run ${names.join(',')}${own ? '' : " (not in its events' contexts)"}`);
           await manager.query(
             `INSERT INTO "${SCHEMA}"."facts" (name) SELECT 'prepared ' || n FROM unnest($1::text[]) AS n`,
             [names],

@@ -10,7 +10,7 @@ import {
   parseEnvelope,
 } from '@onramp/contracts';
 import { withLogContext } from '@onramp/logging';
-import { inSpanFrom, metrics, SpanKind } from '@onramp/observability';
+import { inSpanFrom, inTraceOf, metrics, SpanKind } from '@onramp/observability';
 import {
   nothingSentYet,
   noteXactLocksHeld,
@@ -51,10 +51,14 @@ export interface EventHandlerOptions<K extends EventType> {
 // Called in a batch's transaction with each run of its new events of one type that follow each
 // other in the batch (two or more), right before the first of them is handled: one statement for
 // what each handler would have sent on its own. The handlers still run, each for its event, and
-// must work without it (an event handled alone, or a batch retried one by one, has no run).
+// must work without it (an event handled alone, or a batch retried one by one, has no run). The
+// preparer runs in no event's context: what it does for the run's i-th event that logs, or reads the
+// current trace (an outgoing event's trace headers, a stored traceparent), it does in
+// `inEventContext(i, work)`, in that event's log context and trace (synchronous, no span of its own).
 export type RunPreparer<K extends EventType> = (
   events: ReadonlyArray<EventEnvelope<K, EventMap[K]>>,
   manager: EntityManager,
+  inEventContext: <T>(i: number, work: () => T) => T,
 ) => Promise<void>;
 
 // Told after a handler's transaction committed (not for a redelivery that was a no-op), and whether
@@ -218,9 +222,7 @@ export class EventConsumer {
   }
 
   private inEventContext<T>(record: ConsumedRecord, event: AnyEnvelope, work: () => Promise<T>): Promise<T> {
-    const data = event.data as { orderUuid?: unknown } | undefined;
-    const orderUuid = typeof data?.orderUuid === 'string' ? data.orderUuid : undefined;
-    return withLogContext({ eventId: event.id, ...(orderUuid ? { orderUuid } : {}) }, () =>
+    return withLogContext(logContextOf(event), () =>
       // A consumer span continuing the producer's trace (the event's traceparent header): the events
       // this handler writes carry the same trace.
       inSpanFrom(
@@ -343,9 +345,17 @@ export class EventConsumer {
     let to = from + 1;
     while (to < todo.length && todo[to]!.event.type === type) to++;
     if (to - from < 2) return;
-    const run = todo.slice(from, to).map((p) => p.event);
-    // No event's span or log context: the run's events get theirs when their handlers run.
-    await prepare(run, manager);
+    const records = todo.slice(from, to);
+    // No event's span or log context around the whole: the run's events get theirs when their
+    // handlers run, and the preparer asks for one event's where it needs it.
+    await prepare(
+      records.map((p) => p.event),
+      manager,
+      (i, work) => {
+        const { record, event } = records[i]!;
+        return withLogContext(logContextOf(event), () => inTraceOf(record.headers, work));
+      },
+    );
   }
 
   private locksFor(events: readonly AnyEnvelope[]): XactLock[] {
@@ -536,4 +546,11 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }
   });
+}
+
+// An event's log context: its id, and the order it is about when it names one.
+function logContextOf(event: AnyEnvelope): { eventId: string; orderUuid?: string } {
+  const data = event.data as { orderUuid?: unknown } | undefined;
+  const orderUuid = typeof data?.orderUuid === 'string' ? data.orderUuid : undefined;
+  return { eventId: event.id, ...(orderUuid ? { orderUuid } : {}) };
 }

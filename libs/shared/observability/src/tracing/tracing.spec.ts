@@ -6,6 +6,7 @@ import { installHttpTracing, requestTraceContext } from './http-tracing';
 import {
   currentTraceparent,
   inSpanFrom,
+  inTraceOf,
   installTracing,
   shutdownTracing,
   SpanKind,
@@ -123,5 +124,11 @@ describe('trace context without an exporter', () => {
     expect(traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(spanId).not.toBe('00f067aa0ba902b7');
+  });
+
+  it("runs work in an event's trace without a span of its own", () => {
+    const parent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect(inTraceOf({ traceparent: parent }, () => currentTraceparent())).toBe(parent);
+    expect(currentTraceparent()).toBeUndefined();
   });
 });

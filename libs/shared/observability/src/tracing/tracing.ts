@@ -89,6 +89,12 @@ export function currentTraceparent(): string | undefined {
   return traceHeaders().traceparent;
 }
 
+// Runs `work` in the trace of `headers` (an event's) without a span of its own: what it reads as the
+// current trace (currentTraceparent, the trace headers of the events it prepares) is that one.
+export function inTraceOf<T>(headers: Record<string, unknown>, work: () => T): T {
+  return context.with(extractTraceContext(headers), work);
+}
+
 export function startSpan(name: string, kind: SpanKind, parent: Context): { span: Span; ctx: Context } {
   const span = tracer().startSpan(name, { kind }, parent);
   return { span, ctx: trace.setSpan(parent, span) };
