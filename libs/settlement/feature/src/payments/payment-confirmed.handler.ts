@@ -8,8 +8,17 @@ import { currentTraceparent } from '@onramp/observability';
 import { FxQuote, StaleFxRateError } from '@onramp/settlement-domain';
 
 import { FxQuoteService } from '../fx/fx-quote.service';
-import { insertPendingUnlessReversed } from '../settlements/settlement.repository';
+import { FxQuoteRow } from '../fx/fx-quotes.repository';
+import {
+  insertManyPendingUnlessReversed,
+  insertPendingUnlessReversed,
+  NewSettlement,
+  PendingInsertOutcome,
+} from '../settlements/settlement.repository';
 import { lockOrderPayment, orderPaymentLock, reversalOf } from './payment-reversals.repository';
+
+type PaymentConfirmed = EventEnvelope<'payment.confirmed', PaymentConfirmedV1>;
+type Quote = FxQuote & { source: string };
 
 // payment.confirmed -> one PENDING settlement per order, priced at the current rate. The order
 // uuid is the primary key, so a second confirmation of the same order (a redelivery, a second
@@ -17,6 +26,9 @@ import { lockOrderPayment, orderPaymentLock, reversalOf } from './payment-revers
 @Injectable()
 export class PaymentConfirmedHandler implements OnModuleInit {
   private readonly log = new Logger(PaymentConfirmedHandler.name);
+  // What a run's one statement found for each of its events, by the transaction's manager: a batch
+  // that rolls back takes them along.
+  private readonly insertedInRun = new WeakMap<EntityManager, Map<string, PendingInsertOutcome>>();
 
   constructor(
     private readonly consumer: EventConsumer,
@@ -26,18 +38,20 @@ export class PaymentConfirmedHandler implements OnModuleInit {
   onModuleInit(): void {
     this.consumer.on(Topics.PaymentConfirmed, (event, manager) => this.handle(event, manager), {
       locksFirst: (event) => [orderPaymentLock(event.data.orderUuid)],
+      prepareRun: (events, manager, inEventContext) => this.handleRun(events, manager, inEventContext),
     });
   }
 
-  async handle(
-    event: EventEnvelope<'payment.confirmed', PaymentConfirmedV1>,
-    manager: EntityManager,
-  ): Promise<void> {
+  async handle(event: PaymentConfirmed, manager: EntityManager): Promise<void> {
+    const inRun = this.insertedInRun.get(manager);
+    const ran = inRun?.get(event.id);
+    inRun?.delete(event.id);
+    if (ran) return this.report(event.data, ran);
     const d = event.data;
     // In a statement before the one that reads the reversal (see insertPendingUnlessReversed): the
     // consumer's inbox mark took it (locksFirst), or it takes one here.
     await lockOrderPayment(manager, d.orderUuid);
-    let q: (FxQuote & { source: string }) | undefined;
+    let q: Quote | undefined;
     try {
       q = await this.fx.quote(d.payedAmount);
     } catch (err) {
@@ -47,26 +61,90 @@ export class PaymentConfirmedHandler implements OnModuleInit {
         if (reversed) return this.ignoreReversed(d.orderUuid, reversed.reason);
         throw err;
       }
-      // Never priced with a stale rate, never dropped: the worker prices it once a fresh rate exists.
-      this.log.warn(`order ${d.orderUuid}: ${err.message}; settlement stored unpriced`);
+      this.storedUnpriced(d.orderUuid, err);
     }
     // The reversal check, the settlement and the quote's audit row in one round trip.
-    const { reversal, inserted } = await insertPendingUnlessReversed(
+    const outcome = await insertPendingUnlessReversed(
       manager,
-      {
-        orderUuid: d.orderUuid,
-        merchantId: event.merchantId,
-        bankTransactionId: d.bankTransactionId,
-        reference: d.reference,
-        recipientAddress: getAddress(d.recipientAddress.toLowerCase()),
-        payedAmount: d.payedAmount,
-        payerAccountHolderName: d.payerAccountHolderName,
-        quote: q,
-        // the consumer handles the event in a span of its trace: the worker continues it later
-        traceparent: currentTraceparent() ?? null,
-      },
+      // the consumer handles the event in a span of its trace: the worker continues it later
+      this.settlementOf(event, q, currentTraceparent() ?? null),
       q && this.fx.auditRow(d.orderUuid, d.payedAmount, q),
     );
+    this.report(d, outcome);
+  }
+
+  // Several payment.confirmed in a row in one batch (EventConsumer's prepareRun): their settlements
+  // in one statement; each handler then reports its answer. An event whose price or address fails
+  // otherwise than with a stale rate is left to its handler, which deals with it alone (its reversal,
+  // its retries), and so is a later event of the same order.
+  async handleRun(
+    events: readonly PaymentConfirmed[],
+    manager: EntityManager,
+    inEventContext: <T>(i: number, work: () => T) => T,
+  ): Promise<void> {
+    // taken with the inbox marks already (locksFirst): costs nothing
+    for (const orderUuid of new Set(events.map((e) => e.data.orderUuid)))
+      await lockOrderPayment(manager, orderUuid);
+    const taken: PaymentConfirmed[] = [];
+    const entries: Array<{ settlement: NewSettlement; fxAudit: FxQuoteRow | undefined }> = [];
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      const d = event.data;
+      let q: Quote | undefined;
+      try {
+        q = await this.fx.quote(d.payedAmount);
+      } catch (err) {
+        if (!(err instanceof StaleFxRateError)) continue;
+        inEventContext(i, () => this.storedUnpriced(d.orderUuid, err));
+      }
+      let settlement: NewSettlement;
+      try {
+        settlement = this.settlementOf(
+          event,
+          q,
+          inEventContext(i, () => currentTraceparent() ?? null),
+        );
+      } catch {
+        continue;
+      }
+      taken.push(event);
+      entries.push({ settlement, fxAudit: q && this.fx.auditRow(d.orderUuid, d.payedAmount, q) });
+    }
+    if (entries.length === 0) return;
+    const outcomes = await insertManyPendingUnlessReversed(manager, entries);
+    const inRun = this.insertedInRun.get(manager) ?? new Map<string, PendingInsertOutcome>();
+    taken.forEach((event, i) => {
+      const outcome = outcomes[i];
+      if (outcome) inRun.set(event.id, outcome);
+    });
+    this.insertedInRun.set(manager, inRun);
+  }
+
+  private settlementOf(
+    event: PaymentConfirmed,
+    quote: Quote | undefined,
+    traceparent: string | null,
+  ): NewSettlement {
+    const d = event.data;
+    return {
+      orderUuid: d.orderUuid,
+      merchantId: event.merchantId,
+      bankTransactionId: d.bankTransactionId,
+      reference: d.reference,
+      recipientAddress: getAddress(d.recipientAddress.toLowerCase()),
+      payedAmount: d.payedAmount,
+      payerAccountHolderName: d.payerAccountHolderName,
+      quote,
+      traceparent,
+    };
+  }
+
+  // Never priced with a stale rate, never dropped: the worker prices it once a fresh rate exists.
+  private storedUnpriced(orderUuid: string, err: StaleFxRateError): void {
+    this.log.warn(`order ${orderUuid}: ${err.message}; settlement stored unpriced`);
+  }
+
+  private report(d: PaymentConfirmedV1, { reversal, inserted }: PendingInsertOutcome): void {
     if (reversal) return this.ignoreReversed(d.orderUuid, reversal.reason);
     if (!inserted) {
       this.log.warn(

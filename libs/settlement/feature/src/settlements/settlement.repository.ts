@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 
-import { queryRows } from '@onramp/persistence';
+import { queryRows, withGenericPlan } from '@onramp/persistence';
 import { FxQuote, retryDelayMs, SettlementState } from '@onramp/settlement-domain';
 
 import { SETTLEMENT_SCHEMA } from '../config';
@@ -261,6 +261,13 @@ export interface NewSettlement {
   traceparent: string | null;
 }
 
+// What inserting a settlement found: the order's reversal if its payment was reversed (nothing
+// inserted), and whether this call created the settlement.
+export interface PendingInsertOutcome {
+  reversal?: { outcome: ReversalOutcome; reason: string };
+  inserted: boolean;
+}
+
 // One PENDING settlement per order, unless the order's payment was reversed: the order uuid is the
 // primary key, so a second insert for the same order inserts nothing. With `fxAudit`, the quote's
 // audit row is written too, only if the settlement was. One statement (call it under
@@ -271,53 +278,85 @@ export async function insertPendingUnlessReversed(
   manager: EntityManager,
   s: NewSettlement,
   fxAudit: FxQuoteRow | undefined,
-): Promise<{ reversal?: { outcome: ReversalOutcome; reason: string }; inserted: boolean }> {
-  const q = s.quote;
-  const fx = fxAudit ? fxQuoteValues(fxAudit) : Array.from({ length: 8 }, () => null);
-  const [row] = await queryRows<{
-    outcome: ReversalOutcome | null;
-    reason: string | null;
-    inserted: boolean;
-  }>(
-    manager,
-    `WITH reversal AS (
-       SELECT outcome, reason FROM ${REVERSALS} WHERE order_uuid = $1
-     ), inserted AS (
-       INSERT INTO ${SETTLEMENTS}
-         (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
-          fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13
-       WHERE NOT EXISTS (SELECT 1 FROM reversal)
-       ON CONFLICT (order_uuid) DO NOTHING
-       RETURNING order_uuid
-     ), audited AS (
-       INSERT INTO ${FX_QUOTES} (${FX_QUOTE_COLUMNS})
-       SELECT $14::uuid, $15::text, $16::numeric, $17::numeric, $18::numeric, $19::timestamptz, $20::numeric, $21::numeric
-       FROM inserted WHERE $14::uuid IS NOT NULL
-     )
-     SELECT (SELECT outcome FROM reversal) AS outcome, (SELECT reason FROM reversal) AS reason,
-       EXISTS (SELECT 1 FROM inserted) AS inserted`,
-    [
-      s.orderUuid,
-      s.merchantId,
-      s.bankTransactionId,
-      s.reference,
-      s.recipientAddress,
-      s.payedAmount,
-      s.payerAccountHolderName,
-      q?.fxRateBase ?? null,
-      q?.fxRateEffective ?? null,
-      q?.fxRateUpdatedAt ?? null,
-      q?.sentTokenAmount ?? null,
-      q?.baseUnits.toString() ?? null,
-      s.traceparent,
-      ...fx,
-    ],
+): Promise<PendingInsertOutcome> {
+  const [outcome] = await insertManyPendingUnlessReversed(manager, [{ settlement: s, fxAudit }]);
+  return outcome ?? { inserted: false };
+}
+
+// insertPendingUnlessReversed for several orders in one statement (a run of payment.confirmed in one
+// consumer batch), under each order's lock, each answer in the order given. Only an order's first
+// entry takes part: a later one answers undefined, and its caller then inserts it alone (finding the
+// first one's settlement, or its reversal), as one by one. With its generic plan (withGenericPlan):
+// planned for its arrays at every call otherwise.
+export async function insertManyPendingUnlessReversed(
+  manager: EntityManager,
+  entries: ReadonlyArray<{ settlement: NewSettlement; fxAudit: FxQuoteRow | undefined }>,
+): Promise<Array<PendingInsertOutcome | undefined>> {
+  const column = <T>(of: (s: NewSettlement) => T) => entries.map((e) => of(e.settlement));
+  const audits = entries.map((e) => (e.fxAudit ? fxQuoteValues(e.fxAudit) : undefined));
+  const audit = (i: number) => audits.map((values) => values?.[i] ?? null);
+  const rows = await withGenericPlan(manager, () =>
+    queryRows<{ n: string; outcome: ReversalOutcome | null; reason: string | null; inserted: boolean }>(
+      manager,
+      `WITH input AS (
+         SELECT DISTINCT ON (order_uuid) *
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::numeric[], $7::text[],
+                     $8::numeric[], $9::numeric[], $10::timestamptz[], $11::numeric[], $12::numeric[], $13::text[],
+                     $14::uuid[], $15::text[], $16::numeric[], $17::numeric[], $18::numeric[], $19::timestamptz[],
+                     $20::numeric[], $21::numeric[])
+           WITH ORDINALITY AS i(order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount,
+                                payer_account_holder_name, fx_rate_base, fx_rate_effective, fx_rate_updated_at,
+                                token_amount, token_base_units, traceparent, audit_order_uuid, audit_source,
+                                audit_fx_rate_base, audit_fee, audit_fx_rate_effective, audit_rate_updated_at,
+                                audit_payed_amount, audit_token_amount, n)
+         ORDER BY order_uuid, n
+       ), reversal AS (
+         SELECT i.n, r.outcome, r.reason FROM input i JOIN ${REVERSALS} r ON r.order_uuid = i.order_uuid
+       ), inserted AS (
+         INSERT INTO ${SETTLEMENTS}
+           (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,
+            fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount, token_base_units, state, traceparent)
+         SELECT order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount,
+                payer_account_holder_name, fx_rate_base, fx_rate_effective, fx_rate_updated_at, token_amount,
+                token_base_units, 'PENDING', traceparent
+         FROM input i WHERE NOT EXISTS (SELECT 1 FROM reversal v WHERE v.n = i.n)
+         ORDER BY n
+         ON CONFLICT (order_uuid) DO NOTHING
+         RETURNING order_uuid
+       ), audited AS (
+         INSERT INTO ${FX_QUOTES} (${FX_QUOTE_COLUMNS})
+         SELECT audit_order_uuid, audit_source, audit_fx_rate_base, audit_fee, audit_fx_rate_effective,
+                audit_rate_updated_at, audit_payed_amount, audit_token_amount
+         FROM input i JOIN inserted x ON x.order_uuid = i.order_uuid WHERE i.audit_order_uuid IS NOT NULL
+       )
+       SELECT i.n, v.outcome, v.reason, EXISTS (SELECT 1 FROM inserted x WHERE x.order_uuid = i.order_uuid) AS inserted
+       FROM input i LEFT JOIN reversal v ON v.n = i.n`,
+      [
+        column((s) => s.orderUuid),
+        column((s) => s.merchantId),
+        column((s) => s.bankTransactionId),
+        column((s) => s.reference),
+        column((s) => s.recipientAddress),
+        column((s) => s.payedAmount),
+        column((s) => s.payerAccountHolderName),
+        column((s) => s.quote?.fxRateBase ?? null),
+        column((s) => s.quote?.fxRateEffective ?? null),
+        column((s) => s.quote?.fxRateUpdatedAt ?? null),
+        column((s) => s.quote?.sentTokenAmount ?? null),
+        column((s) => s.quote?.baseUnits.toString() ?? null),
+        column((s) => s.traceparent),
+        ...Array.from({ length: 8 }, (_, i) => audit(i)),
+      ],
+    ),
   );
-  return {
-    reversal: row?.outcome ? { outcome: row.outcome, reason: row.reason ?? '' } : undefined,
-    inserted: row?.inserted ?? false,
-  };
+  const outcomes: Array<PendingInsertOutcome | undefined> = entries.map(() => undefined);
+  for (const row of rows) {
+    outcomes[Number(row.n) - 1] = {
+      reversal: row.outcome ? { outcome: row.outcome, reason: row.reason ?? '' } : undefined,
+      inserted: row.inserted,
+    };
+  }
+  return outcomes;
 }
 
 // The order's settlement state, its row locked until the transaction ends (waiting, not skipping:
