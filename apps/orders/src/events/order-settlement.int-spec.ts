@@ -63,6 +63,17 @@ describe('order settlement events (integration)', () => {
         description: `event ${eventId} to be handled`,
       },
     );
+  // payment.failed for the order, handled: the order FAILED, nothing paid.
+  const failPayment = async (order: CreatedOrder) => {
+    const rejected = await send(Topics.PaymentFailed, {
+      orderUuid: order.uuid,
+      bankTransactionId: randomUUID(),
+      reference: order.reference,
+      payedAmount: '0',
+      reason: 'SEPA credit rejected by the bank',
+    });
+    await handled(rejected.id);
+  };
   // What orders published about the order besides order.created (the relay deletes what it published).
   const terminalEvents = async (uuid: string) =>
     eventsAbout(
@@ -274,14 +285,7 @@ describe('order settlement events (integration)', () => {
   // each event gets what its own update would have answered.
   it('records a run of payments in one statement, answering each as its own update would', async () => {
     const [open, failed, other] = [await createOrder('10'), await createOrder('20'), await createOrder('30')];
-    const rejected = await send(Topics.PaymentFailed, {
-      orderUuid: failed.uuid,
-      bankTransactionId: randomUUID(),
-      reference: failed.reference,
-      payedAmount: '0',
-      reason: 'SEPA credit rejected by the bank',
-    });
-    await handled(rejected.id);
+    await failPayment(failed);
     const ds = await openServiceDataSource({ ...SERVICE_DATABASE, url: t.databaseUrl, migrations: [] });
     try {
       const payment = (o: CreatedOrder, merchantId: string, payedAmount: string) => ({
@@ -334,14 +338,7 @@ describe('order settlement events (integration)', () => {
   // history rows and events, each as markCompleted alone would.
   it('completes a run of orders in one statement, each with its history row and event', async () => {
     const [open, done] = [await createOrder('40'), await createOrder('50')];
-    const failed = await send(Topics.PaymentFailed, {
-      orderUuid: done.uuid,
-      bankTransactionId: randomUUID(),
-      reference: done.reference,
-      payedAmount: '0',
-      reason: 'SEPA credit rejected by the bank',
-    });
-    await handled(failed.id);
+    await failPayment(done);
     const ds = await openServiceDataSource({ ...SERVICE_DATABASE, url: t.databaseUrl, migrations: [] });
     try {
       const move = (o: CreatedOrder) => {
@@ -403,14 +400,7 @@ describe('order settlement events (integration)', () => {
 
   it('records payment.confirmed only on an order of its merchant that is still CREATED', async () => {
     const failed = await createOrder('55');
-    const rejected = await send(Topics.PaymentFailed, {
-      orderUuid: failed.uuid,
-      bankTransactionId: randomUUID(),
-      reference: failed.reference,
-      payedAmount: '0',
-      reason: 'SEPA credit rejected by the bank',
-    });
-    await handled(rejected.id);
+    await failPayment(failed);
     const afterFailure = await details(failed.uuid);
     const late = await send(Topics.PaymentConfirmed, paymentConfirmed(failed));
     await handled(late.id);

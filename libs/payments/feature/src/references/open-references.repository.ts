@@ -105,16 +105,7 @@ export class OpenReferencesRepository {
              AND (t.merchant_id = i.merchant_id OR (t.source = 'STATEMENT' AND t.suspense_reason = 'UNKNOWN_REFERENCE'))
          ) AS "creditWaiting"
        FROM input i ORDER BY i.n`,
-        [
-          refs.map((r) => r.reference),
-          refs.map((r) => r.orderUuid),
-          refs.map((r) => r.merchantId),
-          refs.map((r) => r.amount),
-          refs.map((r) => r.currency),
-          refs.map((r) => r.recipientAddress),
-          refs.map((r) => r.createdAt),
-          refs.map((r) => r.kycUserUuid),
-        ],
+        [...referenceColumns(refs), refs.map((r) => r.createdAt), refs.map((r) => r.kycUserUuid)],
       ),
     );
     return rows.map((row) => (!row.opened ? 'taken' : row.creditWaiting ? 'credit-waiting' : 'opened'));
@@ -188,15 +179,7 @@ export class OpenReferencesRepository {
          SELECT i.n, EXISTS (SELECT 1 FROM known k WHERE k.n = i.n) AS known,
            EXISTS (SELECT 1 FROM inserted x WHERE x.order_uuid = i.order_uuid) AS inserted
          FROM input i`,
-        [
-          refs.map((r) => r.reference),
-          refs.map((r) => r.orderUuid),
-          refs.map((r) => r.merchantId),
-          refs.map((r) => r.amount),
-          refs.map((r) => r.currency),
-          refs.map((r) => r.recipientAddress),
-          at,
-        ],
+        [...referenceColumns(refs), at],
       ),
     );
     const outcomes: Array<CloseOutcome | undefined> = refs.map(() => undefined);
@@ -228,4 +211,16 @@ export class OpenReferencesRepository {
       [reference, at],
     );
   }
+}
+
+// The reference columns of order events as the run statements' arrays, in the order of OrderReference.
+function referenceColumns(refs: readonly OrderReference[]): unknown[][] {
+  return [
+    refs.map((r) => r.reference),
+    refs.map((r) => r.orderUuid),
+    refs.map((r) => r.merchantId),
+    refs.map((r) => r.amount),
+    refs.map((r) => r.currency),
+    refs.map((r) => r.recipientAddress),
+  ];
 }
