@@ -301,7 +301,8 @@ export class OrdersRepository {
   }
 
   // The move to COMPLETED, its history row and its order.completed outbox row in ONE statement (one
-  // round trip, all or nothing); the history and the event are written only if the order moved.
+  // round trip, all or nothing); the history and the event are written only if the order moved. The
+  // run's statement with one order (markCompletedMany).
   async markCompleted(
     db: EntityManager,
     uuid: string,
@@ -309,26 +310,8 @@ export class OrdersRepository {
     change: StatusChangeCause,
     event: OutboxInsert,
   ): Promise<boolean> {
-    return this.moveWithEvent(
-      db,
-      `status = 'COMPLETED', payed_amount = $2, payer_account_holder_name = $3, sent_token_amount = $4,
-         transaction_hash = $5, fx_rate_base = $6, fx_rate_effective = $7, fx_rate_updated_at = $8,
-         completed_at = $9, updated_at = $9`,
-      'COMPLETED',
-      [
-        uuid,
-        facts.payedAmount,
-        facts.payerAccountHolderName,
-        facts.sentTokenAmount,
-        facts.transactionHash,
-        facts.fxRateBase,
-        facts.fxRateEffective,
-        facts.fxRateUpdatedAt,
-        change.at,
-      ],
-      change,
-      event,
-    );
+    const [moved] = await this.markCompletedMany(db, [{ uuid, facts, change, event }]);
+    return moved ?? false;
   }
 
   // markCompleted for several orders in one statement (a run of transfer.succeeded in one consumer
