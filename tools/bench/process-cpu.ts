@@ -5,7 +5,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 // (Linux), so it says whether a probe was bound by the machine's cores or by waiting. Processes of
 // the platform are the host's process tree, plus the servers that detach from it but run from the
 // host's run directories (`/tmp/onramp-runs/<host pid>-...`, the local Kafka broker).
-export type CpuSnapshot = { at: number; ticks: Map<string, number> };
+// Ticks by process, with the role each was counted under: a window's CPU is the sum of each
+// process's own delta, so a process that exited inside it (a pool closing an idle Postgres backend)
+// takes none of the others' time out of its role's total.
+export type CpuSnapshot = { at: number; processes: Map<number, { role: string; ticks: number }> };
 
 const TICKS_PER_S = 100; // USER_HZ: 100 on every Linux the bench runs on
 
@@ -44,35 +47,44 @@ export function cpuSnapshot(hostPid: number, extra: Record<string, number> = {})
     }
     return false;
   };
-  const ticks = new Map<string, number>();
+  const processes = new Map<number, { role: string; ticks: number }>();
   const extraRoles = new Map(Object.entries(extra).map(([r, pid]) => [pid, r]));
   for (const [pid, p] of info) {
     const r =
       extraRoles.get(pid) ??
       (inTree(pid) || p.cmdline.includes(`onramp-runs/${hostPid}-`) ? role(p.cmdline, p.comm) : undefined);
-    if (r !== undefined) ticks.set(r, (ticks.get(r) ?? 0) + p.ticks);
+    if (r !== undefined) processes.set(pid, { role: r, ticks: p.ticks });
   }
-  return { at: Date.now(), ticks };
+  return { at: Date.now(), processes };
+}
+
+// Ticks each role used between two snapshots: every process's own delta (a process started inside
+// the window counts whole), summed by role.
+function roleTicks(before: CpuSnapshot, after: CpuSnapshot): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const [pid, p] of after.processes) {
+    const earlier = before.processes.get(pid);
+    const used = p.ticks - (earlier?.role === p.role ? earlier.ticks : 0);
+    ticks.set(p.role, (ticks.get(p.role) ?? 0) + Math.max(0, used));
+  }
+  return ticks;
 }
 
 // Share of one core each role used between two snapshots (100 % = one core busy), busiest first.
 // Processes that ended inside the window are missing from the second snapshot, so a role can only
-// be under-counted (Postgres backends that closed), never over.
+// be under-counted (Postgres backends that closed, by what they used inside the window), never over.
 export function cpuShares(before: CpuSnapshot, after: CpuSnapshot): Array<{ role: string; percent: number }> {
   const seconds = (after.at - before.at) / 1000;
-  return [...after.ticks.entries()]
-    .map(([r, t]) => ({
-      role: r,
-      percent: (100 * Math.max(0, t - (before.ticks.get(r) ?? 0))) / TICKS_PER_S / seconds,
-    }))
+  return [...roleTicks(before, after).entries()]
+    .map(([r, t]) => ({ role: r, percent: (100 * t) / TICKS_PER_S / seconds }))
     .sort((a, b) => b.percent - a.percent);
 }
 
 // Milliseconds of CPU each role used per item (a delivery, a request) between two snapshots, busiest
 // first; roles under 0.005 ms are left out.
 export function formatCpuPerItem(before: CpuSnapshot, after: CpuSnapshot, items: number): string {
-  const perItem = [...after.ticks.entries()]
-    .map(([r, t]) => ({ role: r, ms: ((t - (before.ticks.get(r) ?? 0)) * (1000 / TICKS_PER_S)) / items }))
+  const perItem = [...roleTicks(before, after).entries()]
+    .map(([r, t]) => ({ role: r, ms: (t * (1000 / TICKS_PER_S)) / items }))
     .filter((x) => x.ms >= 0.005)
     .sort((a, b) => b.ms - a.ms);
   const total = perItem.reduce((a, x) => a + x.ms, 0);
@@ -85,4 +97,22 @@ export function formatCpu(shares: Array<{ role: string; percent: number }>): str
     ...shares.map((s) => `${s.role} ${s.percent.toFixed(0)} %`),
     `total ${total.toFixed(0)} % (of 200 %)`,
   ].join(', ');
+}
+
+// The whole machine's busy time (every process, the bench's own included), from /proc/stat's first
+// line: whether a window left any core idle at all.
+export type MachineSnapshot = { total: number; idle: number };
+
+export function machineSnapshot(): MachineSnapshot {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const jiffies = fields.map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user)
+  const total = jiffies.slice(0, 8).reduce((a, x) => a + x, 0);
+  return { total, idle: (jiffies[3] ?? 0) + (jiffies[4] ?? 0) };
+}
+
+// Share of the machine's cores that were busy between two snapshots, in per cent.
+export function machineBusy(before: MachineSnapshot, after: MachineSnapshot): number {
+  const total = after.total - before.total;
+  return total > 0 ? (100 * (total - (after.idle - before.idle))) / total : 0;
 }

@@ -2,6 +2,7 @@ import { Wallet } from 'ethers';
 
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
 import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
+import { cpuShares, cpuSnapshot, formatCpu, machineBusy, machineSnapshot } from '../process-cpu';
 import { anvilDevKey, fundWithUsdc, RAW_SIGNER_KEY, rawSigner } from '../raw-chain';
 import { sleep } from '../stats';
 
@@ -176,6 +177,9 @@ async function burst(
   // the whole credit path with the payouts (embedded only, so one signer and no drain)
   const counts = await ctx.countWindow('P3', `${kind} of ${count}, ${signers} signer(s)`, 'payout');
   let t0 = Date.now();
+  // CPU over the timed window: whether the machine had a core to spare for more signers
+  let cpuBefore = cpuSnapshot(ctx.hostPid);
+  let machineBefore = machineSnapshot();
   const failures: string[] = [];
   let sent = 0;
   const workers = Array.from({ length: 16 }, async () => {
@@ -195,6 +199,8 @@ async function burst(
       await sleep(200);
     ctx.log(`P3 drain: ${await pendingOf(ctx, uuids)} settlements PENDING; releasing the signers`);
     t0 = Date.now();
+    cpuBefore = cpuSnapshot(ctx.hostPid);
+    machineBefore = machineSnapshot();
     await releaseSigners(ctx);
   }
   const deadline = Date.now() + ctx.size(180_000, 30_000);
@@ -206,6 +212,10 @@ async function burst(
       ctx.log(`P3: ${webhookTimes(merchant).size}/${count} webhooks in`);
     }
   }
+  const busy = machineBusy(machineBefore, machineSnapshot());
+  ctx.log(
+    `P3 ${kind} (${signers} signer${signers > 1 ? 's' : ''}): machine ${busy.toFixed(0)} % busy; CPU by process (share of one core): ${formatCpu(cpuShares(cpuBefore, cpuSnapshot(ctx.hostPid)))}`,
+  );
   const times = [...webhookTimes(merchant).values()];
   const done = times.length;
   const elapsedS = (Math.max(...times, t0 + 1) - t0) / 1000;
@@ -216,6 +226,7 @@ async function burst(
     note: [
       done < count ? `${count - done} webhooks missing` : undefined,
       opts.drain ? undefined : `credits sent in ${creditsS.toFixed(1)} s`,
+      `machine ${busy.toFixed(0)} % busy`,
     ]
       .filter(Boolean)
       .join('; '),
