@@ -4,6 +4,7 @@ import { BenchContext, Row, waitQuiet } from '../bench-context';
 import { openMerchant, orderBody } from '../bench-merchant';
 import { forkScript } from '../child-process';
 import { LoadResult, runLoad } from '../load-loop';
+import { cpuSnapshot, formatCpuPerItem } from '../process-cpu';
 
 const CONCURRENCY = 16;
 
@@ -29,9 +30,16 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
   if (ctx.opts.countStatements) await waitQuiet(ctx); // the warm-up's events out of the window
   // through the events each order sets off (until the platform is quiet again)
   const counts = await ctx.countWindow('P1', 'create order', 'order');
+  // CPU per order of each process beside the bare server's per request: where the gap is spent.
+  // The platform's window runs until it is quiet again, so the events each order sets off count.
+  const loadLoop = { 'load loop': process.pid };
+  const cpuBefore = cpuSnapshot(ctx.hostPid, loadLoop);
   const platform = await platformLoad(durationMs);
   if (platform.errors) ctx.log(`P1 platform: ${platform.errors} errors, first: ${platform.firstError}`);
   await waitQuiet(ctx);
+  ctx.log(
+    `P1: CPU per order (ms): ${formatCpuPerItem(cpuBefore, cpuSnapshot(ctx.hostPid, loadLoop), platform.n)}`,
+  );
   await counts.end(platform.n);
 
   const bare = await forkScript<{ url: string }>('bare-server.ts', [], {
@@ -50,7 +58,12 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
       });
     ctx.log(`P1 baseline: bare Fastify + pg INSERT, same load`);
     await bareLoad(warmupMs);
+    const roles = { ...loadLoop, 'bare server': bare.proc.pid ?? 0 };
+    const before = cpuSnapshot(ctx.hostPid, roles);
     baseline = await bareLoad(durationMs);
+    ctx.log(
+      `P1 baseline: CPU per request (ms): ${formatCpuPerItem(before, cpuSnapshot(ctx.hostPid, roles), baseline.n)}`,
+    );
   } finally {
     await bare.stop();
   }
