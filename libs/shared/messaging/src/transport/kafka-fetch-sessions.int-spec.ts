@@ -125,7 +125,7 @@ describe('KafkaTransport: incremental fetch sessions, over real Kafka', () => {
     const producer = await transport(`sessions-p-${randomUUID()}`);
     const groupId = `sessions-rebalance-${randomUUID()}`;
     // Enough keys that each member's half of the partitions holds some of them: with six, all of
-    // them fell on the first member's half about once in sixty runs, and the second read nothing.
+    // them fell on the first member's half about one run in 64, and the second read nothing.
     const keys = Array.from({ length: 24 }, () => randomUUID());
     const mine = new Set<string>(keys);
     const seen: Array<ConsumedRecord & { member: string }> = [];
