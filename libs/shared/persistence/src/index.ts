@@ -15,3 +15,4 @@ export * from './xact-locks';
 export * from './write-with-next-statement';
 export * from './prepared-statements';
 export * from './generic-plan';
+export * from './pool-metrics';

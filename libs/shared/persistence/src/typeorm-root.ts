@@ -8,6 +8,7 @@ import { ensureSchema, serviceDataSourceOptions, ServiceDataSourceOptions } from
 import { withMigrationLock } from './migration-lock';
 import { beginTransactionsWithFirstStatement } from './begin-with-first-statement';
 import { guardPoolConnections } from './pool-client-guard';
+import { watchPoolUse } from './pool-metrics';
 import { waitForSchema } from './service-migrations';
 
 // Sandbox and `npm start` migrate at boot (under the migration lock); production waits for the
@@ -72,6 +73,7 @@ export function typeOrmRootFor(config: ServiceDatabaseConfig): DynamicModule {
       if (!policy.migrateAtBoot) {
         const ds = await new DataSource(options!).initialize();
         guardPoolConnections(ds, db);
+        watchPoolUse(ds, o.schema);
         beginTransactionsWithFirstStatement(ds);
         try {
           await waitForSchema(ds, o.schema, { timeoutMs: policy.schemaWaitMs, log: (m) => log.warn(m) });
@@ -87,6 +89,7 @@ export function typeOrmRootFor(config: ServiceDatabaseConfig): DynamicModule {
           await ensureSchema(o.url, o.schema);
           const ds = await new DataSource(options!).initialize();
           guardPoolConnections(ds, db);
+          watchPoolUse(ds, o.schema);
           beginTransactionsWithFirstStatement(ds);
           try {
             await ds.runMigrations({ transaction: 'each' });
