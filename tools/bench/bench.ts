@@ -27,6 +27,7 @@ import { probePayoutBurst } from './probes/p3-payout-burst';
 import { probeWebhookDispatch } from './probes/p4-webhook-dispatch';
 import { probeOutboxRelay } from './probes/p5-outbox-relay';
 import { cpuShares, cpuSnapshot, formatCpu } from './process-cpu';
+import { formatPoolPeaks, formatPoolWindow, readPools } from './pool-use';
 import { fundBaselineSigners } from './raw-chain';
 import { sleep } from './stats';
 import { CounterSnapshot } from './statement-count/counter';
@@ -122,7 +123,11 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
       if (!opts.only.has(id)) return;
       log(`${id}: start`);
       try {
+        const pools = await readPools(platform.env, opts.distributed);
         rows.push(...(await probe()));
+        log(
+          `${id}: database checkouts that queued for a connection: ${formatPoolWindow(pools, await readPools(platform.env, opts.distributed))}`,
+        );
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         failed.push(`${id}: ${message}`);
@@ -152,6 +157,9 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
         ? []
         : [{ probe: 'P6', metric: 'RSS under P2 load', unit: 'MB', value: rssUnderLoad }]),
     ]);
+    log(
+      `database pools, most connections busy at once: ${formatPoolPeaks(await readPools(platform.env, opts.distributed))}`,
+    );
   } finally {
     await stopReceivers();
     await db.end();
