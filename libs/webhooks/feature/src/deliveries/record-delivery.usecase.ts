@@ -47,20 +47,24 @@ export class RecordDeliveryUseCase {
     const deliveries = events.map((event) => {
       const id = uuidv7();
       const handOff = this.dispatcher.reserveHandOff(event.merchantId);
-      const slot: { claim?: ClaimedDelivery } = {};
+      const slot: { claim?: ClaimedDelivery; body?: string } = {};
       inserted.push(slot);
-      // Settled when the transaction ends, registered before anything can fail: sent only once it
-      // committed, and a reservation of a rolled-back batch is given back.
+      // Settled when the transaction ends, registered before anything can fail (opening the payer's
+      // name can): sent only once it committed, and a reservation of a rolled-back batch is given
+      // back. A handed-over claim takes its body as presented here, so the dispatcher does not open
+      // what was just sealed.
       this.consumer.afterTransaction(manager, (committed) =>
-        this.dispatcher.settleHandOff(event.merchantId, handOff, slot.claim, committed),
+        this.dispatcher.settleHandOff(event.merchantId, handOff, slot.claim, committed, slot.body),
       );
+      const body = webhookBodyOf(this.withPayerNameOpened(event));
+      slot.body = body;
       return {
         id,
         eventId: event.id,
         merchantId: event.merchantId,
         eventType: event.type,
         orderUuid: event.data.orderUuid,
-        body: this.payerData.sealBody(id, webhookBodyOf(this.withPayerNameOpened(event))),
+        body: this.payerData.sealBody(id, body),
         claimForMs: handOff?.leaseMs,
       };
     });

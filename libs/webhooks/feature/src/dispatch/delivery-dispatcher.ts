@@ -50,6 +50,9 @@ export interface HandOff {
 interface HeldClaim {
   claim: ClaimedDelivery;
   leaseEndsAt: number; // this process's clock
+  // A handed-over claim's body as its handler presented it, before sealing it into the row (an
+  // AES-GCM open per send saved); a claimed one is opened from the row at its send.
+  openedBody?: string;
 }
 
 // The dispatcher loop: claims due deliveries into per-merchant lanes whenever this process holds fewer
@@ -164,9 +167,10 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     reserved: HandOff | undefined,
     claim: ClaimedDelivery | undefined,
     committed: boolean,
+    openedBody?: string,
   ): void {
     if (reserved && claim && committed && !this.shutdown.signal.aborted) {
-      this.lanes.fill(merchantId, { claim, leaseEndsAt: reserved.leaseEndsAt });
+      this.lanes.fill(merchantId, { claim, leaseEndsAt: reserved.leaseEndsAt, openedBody });
       this.startSends();
       return;
     }
@@ -310,9 +314,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  private async send({ claim, leaseEndsAt }: HeldClaim): Promise<SendResult | undefined> {
+  private async send({ claim, leaseEndsAt, openedBody }: HeldClaim): Promise<SendResult | undefined> {
     if (Date.now() + this.config.timeoutMs + LEASE_MARGIN_MS > leaseEndsAt) return undefined;
-    return this.deliver(claim);
+    return this.deliver(claim, openedBody);
   }
 
   // Opened once per sealed secret, not per send (an AES-GCM open each time had cost more than the
@@ -328,19 +332,21 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     return secret;
   }
 
-  private async deliver(claim: ClaimedDelivery): Promise<SendResult | undefined> {
+  private async deliver(claim: ClaimedDelivery, openedBody?: string): Promise<SendResult | undefined> {
     let result: SendResult;
     let secret: string | undefined;
-    let body: string | undefined;
+    let body: string | undefined = openedBody;
     try {
       secret = this.openSecret(claim.merchantId, claim.secretEnc);
     } catch {
       secret = undefined;
     }
-    try {
-      body = this.payerData.openBody(claim.id, claim.body);
-    } catch {
-      body = undefined;
+    if (body === undefined) {
+      try {
+        body = this.payerData.openBody(claim.id, claim.body);
+      } catch {
+        body = undefined;
+      }
     }
     if (secret === undefined || body === undefined) {
       // Wrong or rotated encryption key: visible in the log, retried, eventually dead.
