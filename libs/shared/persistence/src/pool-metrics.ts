@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 
-import { Labels, MetricFamily, metrics } from '@onramp/observability';
+import { MetricFamily, metrics } from '@onramp/observability';
 
 // What DB_POOL_SIZE is sized by (docs/deploy.md, "Database connections"): how many of a process's
 // checkouts found every connection busy and queued, and the most connections it ever had busy at once.
@@ -41,47 +41,49 @@ export function watchPoolUse(ds: DataSource, schema: string): PoolUse | undefine
       return [];
     }
     const busy = pool.totalCount - pool.idleCount;
+    // One sample per family, labelled with the schema, but for the connections by state.
+    const one = (type: MetricFamily['type'], name: string, help: string, value: number): MetricFamily => ({
+      name,
+      help,
+      type,
+      samples: [{ labels, value }],
+    });
     return [
-      gauge('db_pool_connections', 'Database connections of the pool, by state.', [
-        { labels: { ...labels, state: 'busy' }, value: busy },
-        { labels: { ...labels, state: 'idle' }, value: pool.idleCount },
-      ]),
-      gauge('db_pool_max_connections', 'Connections the pool may open (DB_POOL_SIZE).', [
-        { labels, value: max },
-      ]),
-      gauge('db_pool_waiting_checkouts', 'Checkouts queued now for a connection to come back.', [
-        { labels, value: pool.waitingCount },
-      ]),
-      gauge(
+      {
+        name: 'db_pool_connections',
+        help: 'Database connections of the pool, by state.',
+        type: 'gauge',
+        samples: [
+          { labels: { ...labels, state: 'busy' }, value: busy },
+          { labels: { ...labels, state: 'idle' }, value: pool.idleCount },
+        ],
+      },
+      one('gauge', 'db_pool_max_connections', 'Connections the pool may open (DB_POOL_SIZE).', max),
+      one(
+        'gauge',
+        'db_pool_waiting_checkouts',
+        'Checkouts queued now for a connection to come back.',
+        pool.waitingCount,
+      ),
+      one(
+        'gauge',
         'db_pool_busy_connections_peak',
         'Most connections checked out at once since the process started.',
-        [{ labels, value: use.busyPeak }],
+        use.busyPeak,
       ),
-      counter('db_pool_checkouts_total', 'Connections checked out (one per transaction or lone statement).', [
-        { labels, value: use.checkouts },
-      ]),
-      counter(
+      one(
+        'counter',
+        'db_pool_checkouts_total',
+        'Connections checked out (one per transaction or lone statement).',
+        use.checkouts,
+      ),
+      one(
+        'counter',
         'db_pool_checkouts_waited_total',
         'Checkouts that found every connection busy and queued for one.',
-        [{ labels, value: use.waited }],
+        use.waited,
       ),
     ];
   });
   return use;
 }
-
-type Samples = Array<{ labels: Labels; value: number }>;
-
-const gauge = (name: string, help: string, samples: Samples): MetricFamily => ({
-  name,
-  help,
-  type: 'gauge',
-  samples,
-});
-
-const counter = (name: string, help: string, samples: Samples): MetricFamily => ({
-  name,
-  help,
-  type: 'counter',
-  samples,
-});
