@@ -1,3 +1,5 @@
+import { portOf, resolvePorts, SERVICES } from '@onramp/platform-runner';
+
 // Each service's database pool over a probe, from the apps' own /metrics (open in sandbox): how many
 // checkouts there were and what share queued for a connection, and the most connections busy at once.
 // What DB_POOL_SIZE's defaults are set from (docs/deploy.md, "Database connections").
@@ -10,15 +12,6 @@ export interface PoolReading {
 
 export type PoolSnapshot = Map<string, PoolReading>; // by schema
 
-const SERVICE_PORTS = [
-  'AUTH_PORT',
-  'KYC_SERVICE_PORT',
-  'ORDERS_PORT',
-  'PAYMENT_INGEST_PORT',
-  'CHAIN_SETTLEMENT_PORT',
-  'WEBHOOK_DISPATCH_PORT',
-];
-
 const FIELDS: Record<string, keyof PoolReading> = {
   db_pool_checkouts_total: 'checkouts',
   db_pool_checkouts_waited_total: 'waited',
@@ -30,15 +23,14 @@ const FIELDS: Record<string, keyof PoolReading> = {
 // port (six renders at once would queue the settlement's own metric queries for connections).
 export async function readPools(env: Record<string, string>, distributed: boolean): Promise<PoolSnapshot> {
   const pools: PoolSnapshot = new Map();
-  const ports = distributed ? SERVICE_PORTS : ['ORDERS_PORT'];
+  const all = resolvePorts(env);
+  const apps = distributed ? SERVICES : (['orders'] as const);
   const pages = await Promise.all(
-    ports
-      .filter((p) => env[p])
-      .map((p) =>
-        fetch(`http://127.0.0.1:${env[p]}/metrics`, { signal: AbortSignal.timeout(5000) })
-          .then((r) => (r.ok ? r.text() : ''))
-          .catch(() => ''),
-      ),
+    apps.map((app) =>
+      fetch(`http://127.0.0.1:${portOf(all, app)}/metrics`, { signal: AbortSignal.timeout(5000) })
+        .then((r) => (r.ok ? r.text() : ''))
+        .catch(() => ''),
+    ),
   );
   for (const page of pages) {
     for (const line of page.split('\n')) {
