@@ -30,7 +30,7 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
   // Distributed, longer: the bench's Kafka broker is a JVM started a minute before, and after 5 s of
   // warm-up the p50 of each 5 s of the full run still fell from 356 to 137-179 ms over the minute,
   // the broker at 32 % of a core; after 30 s it was flat from the first window (127-212 ms), the
-  // broker at 26 % (docs/performance.md, session of 2026-12-01). A deployed broker is warm.
+  // broker at 26 % (docs/performance-journal.md, session of 2026-12-01). A deployed broker is warm.
   const warm = await openMerchant(ctx.platform, 'Bench P2 warm-up');
   const warmUpS = ctx.opts.distributed ? DISTRIBUTED_WARM_UP_S : WARM_UP_S;
   const warmOrders = await createOrders(warm, rate * ctx.size(warmUpS, 1));

@@ -30,7 +30,7 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   const quiet = await waitQuiet(ctx, ctx.size(300_000, 60_000));
   const note = quiet ? undefined : 'earlier probes still draining';
   // A first round, not counted: the first deliveries of a process that has sent none (under
-  // `--only P4`) ran at a quarter of the pace of the next ones, whatever the load (docs/performance.md,
+  // `--only P4`) ran at a quarter of the pace of the next ones, whatever the load (docs/performance-journal.md,
   // webhook dispatch, session of 2026-11-23 night). A full run has warmed it with P2 and P3 already.
   const warm = await deliver(ctx, merchants, perMerchant);
   ctx.log(`P4: warm-up ${warm.toFixed(0)} deliveries/s (not counted)`);
@@ -53,7 +53,7 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
 
   // The slowdown, in pairs of rounds: one while the fifth endpoint hangs, then one without. A round
   // lasts a second or two, about what one stall of a busy 2-core machine costs, so a single pair
-  // moved between x0.3 and x1.8 from run to run whatever the code (docs/performance.md, session of
+  // moved between x0.3 and x1.8 from run to run whatever the code (docs/performance-journal.md, session of
   // 2026-11-28); the median of the pairs' ratios is what the row reports, every pair in its note.
   // Every round starts as the first did, from a settled database: the rounds last about a second, and
   // a round begun while Postgres still vacuumed what the bench itself had just written (the hanging

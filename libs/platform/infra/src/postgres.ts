@@ -217,7 +217,7 @@ async function startEmbedded(opts: StartPostgresOptions): Promise<PostgresHandle
 }
 
 // The platform's own processes run on the server's machine, and over a Unix socket a round trip
-// costs the client a fifth to a third less CPU than over loopback TCP (docs/performance.md). The
+// costs the client a fifth to a third less CPU than over loopback TCP (docs/performance-journal.md). The
 // socket lives in the cluster directory, which Postgres keeps private (0700): never a shared
 // directory. A path too long for a socket address (108 bytes with the file name), or one that
 // unix_socket_directories would split (a comma), keeps the server on TCP alone.

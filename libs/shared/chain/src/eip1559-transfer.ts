@@ -25,7 +25,7 @@ const NO_ACCESS_LIST: RlpItem[] = [];
 
 // A type 2 transaction signed and serialized by hand: ethers' Transaction object (its checks, the
 // address checksums, encoding the transaction twice through hex strings) cost about a third of a
-// signed transfer's CPU beside the signature (docs/performance.md). The bytes are the same as
+// signed transfer's CPU beside the signature (docs/performance-journal.md). The bytes are the same as
 // `Wallet.signTransaction`'s for the same fields and key (eip1559-transfer.spec.ts checks it).
 export function signEip1559(key: Secp256k1Key, fields: Eip1559Fields): SignedEip1559 {
   // a node refuses such a transaction, and ethers refuses to sign one

@@ -1,6 +1,6 @@
 // The call data of an ERC-20 `transfer(address,uint256)`, written out by hand: ethers' Interface
 // looks the function up by name and runs its generic ABI coders for these two words, which cost as
-// much CPU per payout as a tenth of the signature (docs/performance.md, P3). The layout is fixed by
+// much CPU per payout as a tenth of the signature (docs/performance-journal.md, P3). The layout is fixed by
 // the ABI: the function's selector, then each argument left-padded to 32 bytes.
 const TRANSFER_SELECTOR = '0xa9059cbb'; // the first 4 bytes of keccak256('transfer(address,uint256)')
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

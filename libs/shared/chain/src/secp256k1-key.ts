@@ -18,7 +18,7 @@ export interface RecoverableSignature {
 // A private key that signs 32-byte digests with libsecp256k1 (Bitcoin Core's library, compiled to
 // WebAssembly by tiny-secp256k1): about 260 us a signature on the reference machine against about 680
 // for ethers' JavaScript signer (noble), with the same deterministic nonces (RFC 6979), so the same
-// signatures (docs/performance.md). Each key proves it at construction: a digest signed both ways
+// signatures (docs/performance-journal.md). Each key proves it at construction: a digest signed both ways
 // must give the same r, s and parity, or the key refuses to be made and nothing is ever signed with a
 // library that disagrees with ethers.
 export class Secp256k1Key {

@@ -8,7 +8,7 @@ import { statementNamesOf } from './prepared-statements';
 //
 // TypeORM starts a transaction with a round trip of its own (START TRANSACTION, then wait), before
 // the first statement. On the payout path a round trip is the costliest thing a service does: the
-// socket write that wakes Postgres was a fifth of the embedded platform's CPU (docs/performance.md,
+// socket write that wakes Postgres was a fifth of the embedded platform's CPU (docs/performance-journal.md,
 // P3), and one statement in seven was a START TRANSACTION. Here the runner remembers that a
 // transaction was asked for, and the first statement goes out as BEGIN and the statement in one
 // write, answered once: the extended protocol runs both before its single Sync, in order, BEGIN
@@ -52,7 +52,7 @@ interface WireConnection {
 //
 // Preludes with parameters are named too, from the same names as the connection's statements: sent
 // unnamed, each was parsed, analysed and planned by Postgres on every call (a credit's match, a
-// batch's locks: about a fifth of the planning time left in P3, docs/performance.md). A new one is parsed
+// batch's locks: about a fifth of the planning time left in P3, docs/performance-journal.md). A new one is parsed
 // with the statement, ahead of every prelude, and counts as prepared only once the query succeeded
 // (the server parsed everything before the Sync). After a failure nobody knows which of them the
 // server parsed, so their texts get new names next time instead of a Bind to a name that may not exist.

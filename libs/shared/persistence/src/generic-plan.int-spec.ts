@@ -32,7 +32,7 @@ describe('withGenericPlan (integration, real Postgres)', () => {
     const url = await createDatabase(servers.databaseUrl as string);
     // Postgres chooses for itself when to plan a prepared statement again; a plain statement like this
     // one goes generic after five calls, the run statements of the services never did (P1's figures in
-    // docs/performance.md). This database's sessions plan every call, as Postgres did for those.
+    // docs/performance-journal.md). This database's sessions plan every call, as Postgres did for those.
     const admin = new Client({ connectionString: url });
     await admin.connect();
     await admin.query(

@@ -10,7 +10,7 @@ import { writeWithNextStatement } from './write-with-next-statement';
 // Postgres compares its generic plan, which assumes ten elements an array, with the custom plans it
 // made for the first calls, which knew the arrays held two or three, so the generic one always looks
 // dearer. For payment-ingest's run of `order.created` references that planning cost more than the
-// statement's execution (0.44 against 0.27 ms a call, docs/performance.md, P1). The setting is only
+// statement's execution (0.44 against 0.27 ms a call, docs/performance-journal.md, P1). The setting is only
 // per session or per transaction, and forced everywhere it would also give a generic plan to a
 // statement whose good plan depends on a parameter (`$1 IS NULL OR merchant_id = $1`), so it is set
 // for this statement alone: `SET LOCAL` in front of it and back to the session's default in front of

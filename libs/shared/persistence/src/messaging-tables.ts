@@ -56,7 +56,7 @@ export async function dropIdempotencyTable(qr: QueryRunner, schema: string): Pro
 
 // The outbox as a queue: the relay deletes the rows it published instead of setting `published_at`
 // (an update of a column in the partial index's predicate was never HOT: it wrote the row and its
-// index entries again, costlier than appending the event to the log; docs/performance.md). Every row
+// index entries again, costlier than appending the event to the log; docs/performance-journal.md). Every row
 // left is unpublished, so the partial index and the column go; the rows already published are
 // deleted (they are on the bus: the embedded log or Kafka). Down restores the column and the index,
 // not the deleted history.
@@ -82,7 +82,7 @@ export function outboxDeleteOnPublishMigration(name: string, schema: string): ne
 // The outbox keeps each row's key hash (Kafka's murmur2 of the key, made positive), computed by the
 // writer in JavaScript, so that the embedded bus's move takes the partition as `key_hash % partitions`
 // instead of hashing the key in PL/pgSQL (14 us a key, two fifths of a move of 1,000 rows in P5,
-// docs/performance.md). Nullable: a row written before (or by an older release during a rolling
+// docs/performance-journal.md). Nullable: a row written before (or by an older release during a rolling
 // update) has none, and the move hashes its key in SQL as before. No default, so adding it rewrites
 // nothing.
 export function outboxKeyHashSql(schema: string): { up: string[]; down: string[] } {

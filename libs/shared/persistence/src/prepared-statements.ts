@@ -93,7 +93,7 @@ export class PreparingClient extends Client {
 
 // pg's Query for a named statement, made from the text: given a config object instead, pg copies it
 // property by property (getOwnPropertyDescriptors, defineProperties) before reading it, 1.2 % of the
-// embedded platform's busy time in P2 (docs/performance.md). The name is set after the constructor,
+// embedded platform's busy time in P2 (docs/performance-journal.md). The name is set after the constructor,
 // which would have read it from the config.
 function namedQuery(
   text: string,

@@ -17,7 +17,7 @@ export const DEV_SECRET_ENCRYPTION_KEY = DEVELOPMENT_KEYS.webhookSecretEncryptio
 // Concurrent sends per dispatcher process. A merchant's deliveries per second are at most its limit
 // divided by its endpoint's answer time: at 4, an endpoint answering in 55 ms (what the bench's
 // receiver took on a slow machine; across the internet 50-300 ms is usual) capped one merchant below
-// 50 payouts/s, and P2's webhook stage queued for seconds (docs/performance.md, 2026-11-29). At 16 it
+// 50 payouts/s, and P2's webhook stage queued for seconds (docs/performance-journal.md, 2026-11-29). At 16 it
 // kept up. The total scales with it, so one hanging merchant still holds a sixteenth of a process.
 export const WEBHOOK_IN_FLIGHT_DEFAULTS = { total: 256, perMerchant: 16 } as const;
 

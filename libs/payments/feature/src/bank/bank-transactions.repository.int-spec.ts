@@ -12,7 +12,7 @@ import { BankTransactionsRepository } from './bank-transactions.repository';
 
 // A credit's first statement (insert it, lock the references it names, read what settling needs) is
 // over the candidates' array: Postgres had planned it again at every credit (0.49 ms a credit in P3,
-// docs/performance.md). It runs with its generic plan, planned once per connection.
+// docs/performance-journal.md). It runs with its generic plan, planned once per connection.
 describe('bank transactions: a credit inserted with its references locked (integration, real Postgres)', () => {
   let ds: DataSource;
   const repo = new BankTransactionsRepository();

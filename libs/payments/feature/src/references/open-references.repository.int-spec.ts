@@ -75,7 +75,7 @@ describe('open references: a run of order.created or order.completed in one stat
   });
 
   // Over arrays, Postgres planned the statement again at every call (0.44 ms of planning against
-  // 0.27 ms of execution in P1, docs/performance.md): it runs with its generic plan, planned once per
+  // 0.27 ms of execution in P1, docs/performance-journal.md): it runs with its generic plan, planned once per
   // connection.
   it('is planned once per connection, however many runs it opens', async () => {
     const one = await openServiceDataSource({

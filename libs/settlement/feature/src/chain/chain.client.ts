@@ -41,7 +41,7 @@ export interface ChainReceipt {
 // hold a settlement row lock (or the signer lock) for minutes.
 // The calls of a signing pass are sent as they are and their answers read by hand (call data and
 // words of the ABI, quantities): ethers' Contract and account helpers checksum every address (a
-// keccak each), resolve names and format whole blocks, on every pass (docs/performance.md). The
+// keccak each), resolve names and format whole blocks, on every pass (docs/performance-journal.md). The
 // provider still batches calls made together and maps a node's errors as it does for its own calls.
 @Injectable()
 export class ChainClient implements OnApplicationShutdown {

@@ -22,7 +22,7 @@ export class LocalKeySigner extends TransferSigner {
   // A type 2 transaction (EIP-1559 fees: Arbitrum's, anvil's) is encoded by hand and signed with
   // libsecp256k1 (@onramp/chain's signEip1559, whose bytes are those of ethers' Wallet.signTransaction
   // for the same request): with ethers' decoding below, a little over half the CPU of ethers' transaction
-  // object and signer, whose signature was the payout path's largest single cost (docs/performance.md).
+  // object and signer, whose signature was the payout path's largest single cost (docs/performance-journal.md).
   // The bytes are decoded by ethers, not by our encoder, for TransferSigner's comparison with the
   // request. Legacy fees go through ethers' transaction object, less resolving `to` (already an address
   // here); either way the transaction object handed on is the one that was signed or decoded.

@@ -75,7 +75,7 @@ describe('settlement batch writes (integration, real Postgres)', () => {
   });
 
   // Over the batch's arrays Postgres planned the signing batch's write again at every pass (P2,
-  // docs/performance.md): it runs with its generic plan, planned once per connection.
+  // docs/performance-journal.md): it runs with its generic plan, planned once per connection.
   it("plans the signing batch's write and the broadcast mark once per connection", async () => {
     const one = await openServiceDataSource({
       url: (ds.options as { url: string }).url,

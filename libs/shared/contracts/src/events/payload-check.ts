@@ -5,7 +5,7 @@ import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-
 // class-validator works a class's decorators out again on every call (it filters every decorator
 // the process registered), and the payload is first copied into an instance by class-transformer:
 // both ran for every event written and again for every event consumed, about a twentieth of the
-// embedded platform's CPU while it paid out (the burst of docs/performance.md, P3). The checks here
+// embedded platform's CPU while it paid out (the burst of docs/performance-journal.md, P3). The checks here
 // call the same constraint objects the decorators registered (`isUUID`, `matches`, ...), with the
 // same conditions (`@IsOptional`, `@ValidateIf`), so they pass exactly what class-validator passes.
 // Only a pass is taken from them: a payload they refuse goes through class-validator itself, which

@@ -39,7 +39,7 @@ export interface OutboxRelayOptions {
 
 // Publishes committed outbox rows in seq order and deletes them once sent: every row in the outbox
 // is waiting to be published (deleting costs Postgres less than marking a row published, which
-// rewrote the row and its index entries; docs/performance.md). One relay per schema works at a time
+// rewrote the row and its index entries; docs/performance-journal.md). One relay per schema works at a time
 // (advisory lock), so events of one order never overtake each other. A crash between publish and
 // delete re-publishes: consumers are idempotent by event id. When the transport's log is in the
 // relay's own database (embedded), the transport moves the rows itself (OutboxMover): one
@@ -115,7 +115,7 @@ export class OutboxRelay {
   // only read nothing. An idle tick asks the database only when a writer of this process prepared an
   // event since the last round (even one that forgot its wake-up), or once per safety-net interval:
   // the idle platform's five relays looked ten times a second each, about one statement per payout
-  // under load (docs/performance.md).
+  // under load (docs/performance-journal.md).
   private async round(): Promise<{ busy: boolean; recheckMs?: number }> {
     const nudged = this.nudged;
     this.nudged = false;
@@ -208,7 +208,7 @@ export class OutboxRelay {
   // batches, then one COMMIT: a row is deleted only with every send of its round acknowledged. A
   // failed send rolls the whole round back and its rows wait for the next one (the batches already
   // acknowledged go out again, before anything later: consumers dedupe by event id); a crash before
-  // the commit sends the round again the same way. Profiled in P5 (docs/performance.md, "Session of
+  // the commit sends the round again the same way. Profiled in P5 (docs/performance-journal.md, "Session of
   // 2026-11-28 (evening)"): the take was 6-20 ms of each 35-70 ms batch, now hidden behind the send.
   private async publishRound(): Promise<{ sent: number; full: boolean }> {
     const runner = this.dataSource.createQueryRunner();

@@ -5,7 +5,7 @@
 // of every topic it handles (orders: six topics of twelve partitions), and a fetch returns as soon
 // as one of them has a record, so under a steady trickle of events almost all of that work is on
 // empty batches: with 72 partitions, orders spent about a fifth of its CPU in kafkajs' per-partition
-// steps at 20 payouts/s (docs/performance.md, "the empty batches of a fetch").
+// steps at 20 payouts/s (docs/performance-journal.md, "the empty batches of a fetch").
 //
 // Fixed here: a fetch hands on only the batches the runner does something with, those with records
 // and those emptied by filtering (control records, aborted transactions: their offsets must still be

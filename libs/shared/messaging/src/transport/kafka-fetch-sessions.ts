@@ -5,7 +5,7 @@
 // the request's encoding, the broker's parsing and answering and the client's decoding is about
 // partitions with nothing new. Measured with a load of our own (six topics, four consumers, 50
 // records/s): 12 partitions a topic cost the broker 31-40 % of a core and the consumers' process
-// 49-51 %, 1 partition a topic 19-22 % and 28-31 % (docs/performance.md, "incremental fetch sessions").
+// 49-51 %, 1 partition a topic 19-22 % and 28-31 % (docs/performance-journal.md, "incremental fetch sessions").
 //
 // Kafka's incremental fetch sessions (KIP-227, fetch v7 and later) are the protocol's answer, and
 // the Java client's default: the first fetch opens a session on the broker with the full list; each

@@ -41,7 +41,7 @@ export function loadTransportConfig(source: NodeJS.ProcessEnv, readFile?: ReadFi
       // how long a crashed consumer holds its partitions before the group moves on (broker minimum 6 s)
       KAFKA_SESSION_TIMEOUT_MS: int({ default: 30_000, min: 6_000 }),
       // how often a consumer commits the offsets of what it handled; 0: after every batch, before the
-      // next fetch (a broker round trip on every event's path; docs/performance.md)
+      // next fetch (a broker round trip on every event's path; docs/performance-journal.md)
       KAFKA_COMMIT_INTERVAL_MS: int({ default: 1000, min: 0, max: 60_000 }),
     },
     source,

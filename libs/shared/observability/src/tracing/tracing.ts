@@ -40,7 +40,7 @@ export interface TracingOptions {
 // with OTEL_EXPORTER_OTLP_ENDPOINT (OTLP over HTTP, the standard OTEL_* variables apply). With
 // nothing to export them to, spans are not recorded (AlwaysOffSampler): each still gets its ids and
 // carries the trace on (traceparent flags 00), but no attributes, timings or status are kept for
-// nobody (OpenTelemetry was 4 % of order creation's CPU, docs/performance.md).
+// nobody (OpenTelemetry was 4 % of order creation's CPU, docs/performance-journal.md).
 export function installTracing(opts: TracingOptions): void {
   if (provider) return;
   const processors =

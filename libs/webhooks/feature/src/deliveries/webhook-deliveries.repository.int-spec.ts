@@ -329,7 +329,7 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
   });
 
   // Over their arrays Postgres planned the claim and the record again at every call, for longer than
-  // they ran (P2, docs/performance.md): each commits alone, with its generic plan.
+  // they ran (P2, docs/performance-journal.md): each commits alone, with its generic plan.
   it('plans the claim and the record once per connection', async () => {
     const one = await openServiceDataSource({
       ...SERVICE_DATABASE,

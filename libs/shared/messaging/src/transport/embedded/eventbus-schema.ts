@@ -81,7 +81,7 @@ export const BUS_ID = `(extract(epoch FROM created_at) * 1000000)::bigint::text`
 // JavaScript (the outbox move): the same key lands on the same partition either way, which the
 // embedded transport's integration spec checks. Each PL/pgSQL statement is a step of the
 // interpreter, so a 4-byte word is two statements (it was six and a WHILE test): about 3 us a
-// 36-character key instead of 5, a third of the move's time in P5 before (docs/performance.md).
+// 36-character key instead of 5, a third of the move's time in P5 before (docs/performance-journal.md).
 const PARTITION_FOR_FUNCTION = `
   CREATE OR REPLACE FUNCTION ${EVENTBUS_SCHEMA}.partition_for(key TEXT, partitions INT) RETURNS INT
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$

@@ -35,7 +35,7 @@ const HANDED_ROWS_MAX = 200;
 // one table to the other in one statement: deleted from the outbox and appended to the log in one
 // commit (a crash before the commit leaves them in the outbox, after it they are in the log: never
 // lost, never twice). A delete only stamps the old row version: unlike marking the row published it
-// writes no new version and no index entry (docs/performance.md, "The outbox relay deletes what it
+// writes no new version and no index entry (docs/performance-journal.md, "The outbox relay deletes what it
 // published").
 // One round trip: the relay's lock (tried), the append lock and the move, sent with the extended
 // protocol before a single Sync, so they are one implicit transaction that the Sync commits (or rolls
@@ -46,7 +46,7 @@ const HANDED_ROWS_MAX = 200;
 // Every statement has parameters, so each is prepared once per connection (prepared-statements.ts),
 // and the move runs with its generic plan: as one simple query of five statements, Postgres parsed and
 // planned all of them at every round, as long as it took to run them (P2: 2.45 s of planning for
-// 6,460 moves, docs/performance.md); and a custom plan for `LIMIT $1` would be made at every call too.
+// 6,460 moves, docs/performance-journal.md); and a custom plan for `LIMIT $1` would be made at every call too.
 export async function moveOutboxRows(
   client: PoolClient,
   opts: { schema: string; limit: number; partitions: number },
