@@ -1,7 +1,7 @@
 // `npm start`: the local platform in ONE process: embedded Postgres, anvil with the test USDC, the
 // seven apps side by side and the embedded (Postgres-backed) event transport. No Kafka, no Docker.
 // `npm run start:distributed` (--distributed): the same apps each in its own process over real Kafka.
-// Runs in the process group start.ts made for it. State lives in .onramp/ (ONRAMP_DATA_DIR; `npm start -- --reset` wipes it). Ctrl-C stops everything.
+// Runs in the process group start.js made for it. State lives in .onramp/ (ONRAMP_DATA_DIR; `npm start -- --reset` wipes it). Ctrl-C stops everything.
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -15,6 +15,8 @@ import {
   PlatformHandle,
   waitForStaleServers,
 } from '@onramp/platform-runner';
+
+import { dieWithSupervisor } from './die-with-supervisor';
 
 async function main(): Promise<void> {
   const args = new Set(process.argv.slice(2));
@@ -100,6 +102,7 @@ function printBanner(platform: PlatformHandle, info: { seconds: number; mode: st
   );
 }
 
+dieWithSupervisor(process.env);
 main().catch((err: unknown) => {
   // the reason, not a stack trace (--verbose shows it): every launcher error names what to fix
   const detail =

@@ -34,34 +34,30 @@ export class EmbeddedProcess {
     const root = findRepoRoot();
     const port = (base: number) => String(base + this.opts.portOffset);
     this.output = '';
-    const child = spawn(
-      process.execPath,
-      ['-r', '@swc-node/register', join(root, 'tools', 'run', 'start.ts')],
-      {
-        cwd: root,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          TZ: 'UTC',
-          SWC_NODE_PROJECT: join(root, 'tsconfig.json'),
-          ONRAMP_DATA_DIR: this.opts.dataDir,
-          ONRAMP_DOCKER: '0',
-          ADMIN_API_KEY: this.opts.adminKey,
-          CHAIN_RPC_PORT: String(this.opts.chainPort),
-          BASE_PORT: port(3000),
-          KYC_PORT: port(3001),
-          ADMIN_PORT: port(3002),
-          AUTH_PORT: port(3010),
-          KYC_SERVICE_PORT: port(3011),
-          ORDERS_PORT: port(3012),
-          PAYMENT_INGEST_PORT: port(3013),
-          CHAIN_SETTLEMENT_PORT: port(3014),
-          WEBHOOK_DISPATCH_PORT: port(3015),
-          ...(this.opts.env ?? {}),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [join(root, 'tools', 'run', 'start.js')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TZ: 'UTC',
+        SWC_NODE_PROJECT: join(root, 'tsconfig.json'),
+        ONRAMP_DATA_DIR: this.opts.dataDir,
+        ONRAMP_DOCKER: '0',
+        ADMIN_API_KEY: this.opts.adminKey,
+        CHAIN_RPC_PORT: String(this.opts.chainPort),
+        BASE_PORT: port(3000),
+        KYC_PORT: port(3001),
+        ADMIN_PORT: port(3002),
+        AUTH_PORT: port(3010),
+        KYC_SERVICE_PORT: port(3011),
+        ORDERS_PORT: port(3012),
+        PAYMENT_INGEST_PORT: port(3013),
+        CHAIN_SETTLEMENT_PORT: port(3014),
+        WEBHOOK_DISPATCH_PORT: port(3015),
+        ...(this.opts.env ?? {}),
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     for (const stream of [child.stdout, child.stderr]) {
       stream?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
