@@ -15,6 +15,7 @@ import { launchMode } from './mode';
 import {
   AppName,
   assertLaunchable,
+  launchEnv,
   LaunchOptions,
   PlatformHandle,
   portOf,
@@ -23,7 +24,7 @@ import {
 } from './platform';
 import { tail } from './log-tail';
 import { assertPortsFree } from './port-check';
-import { platformUrls, resolvePorts, serviceEnv } from './ports';
+import { platformUrls, resolvePorts } from './ports';
 import { loadLocalSecrets } from './secrets';
 
 export const EMBEDDED_LOG_FILE = 'platform.log';
@@ -57,13 +58,7 @@ export async function launchEmbedded(opts: LaunchOptions): Promise<PlatformHandl
     throw err;
   });
   const env: Record<string, string> = {
-    ONRAMP_MODE: mode,
-    ...infra.env,
-    ...serviceEnv(ports),
-    ...secrets,
-    // The launcher owns these servers: in production mode too, the apps bring their own schema and topics
-    // (a deployment runs the migrate and kafka-topics steps instead; so does a compiled launch below).
-    ...(mode === 'production' ? { DB_MIGRATE_AT_BOOT: 'true', KAFKA_CREATE_TOPICS: 'true' } : {}),
+    ...launchEnv(mode, infra, ports, secrets),
     EVENT_TRANSPORT: 'embedded',
     // one process, one log file (the FileLogger below): production mode's JSON-on-stdout would bypass it
     LOG_FORMAT: environment.LOG_FORMAT || 'pretty',

@@ -108,13 +108,7 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     hotWalletKey: secrets.SETTLEMENT_SIGNER_KEY,
   });
   const env: Record<string, string> = {
-    ONRAMP_MODE: mode,
-    ...infra.env,
-    ...serviceEnv(ports),
-    ...secrets,
-    // The launcher owns these servers: in production mode too, the apps bring their own schema and topics
-    // (a deployment runs the migrate and kafka-topics steps instead; so does a compiled launch below).
-    ...(mode === 'production' ? { DB_MIGRATE_AT_BOOT: 'true', KAFKA_CREATE_TOPICS: 'true' } : {}),
+    ...launchEnv(mode, infra, ports, secrets),
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     NO_COLOR: '1', // app output goes to log files: no ANSI colour codes in them
     ...(opts.env ?? {}),
@@ -221,6 +215,25 @@ export async function launchPlatform(opts: LaunchOptions): Promise<PlatformHandl
     startApp,
     killApp,
     stop,
+  };
+}
+
+// What every app of a launch is given, in either mode: the mode, the servers' addresses, the ports
+// and the local secrets.
+export function launchEnv(
+  mode: OnrampMode,
+  infra: Pick<InfraHandle, 'env'>,
+  ports: PlatformPorts,
+  secrets: LocalSecrets,
+): Record<string, string> {
+  return {
+    ONRAMP_MODE: mode,
+    ...infra.env,
+    ...serviceEnv(ports),
+    ...secrets,
+    // The launcher owns these servers: in production mode too, the apps bring their own schema and topics
+    // (a deployment runs the migrate and kafka-topics steps instead; so does a compiled launch).
+    ...(mode === 'production' ? { DB_MIGRATE_AT_BOOT: 'true', KAFKA_CREATE_TOPICS: 'true' } : {}),
   };
 }
 
