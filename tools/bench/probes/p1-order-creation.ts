@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 
+import { portOf, resolvePorts } from '@onramp/platform-runner';
+
 import { BenchContext, Row, waitQuiet } from '../bench-context';
 import { openMerchant, orderBody } from '../bench-merchant';
 import { forkScript } from '../child-process';
@@ -14,9 +16,9 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
   const durationMs = (ctx.opts.durationS ?? ctx.size(15, 2)) * 1000;
   const warmupMs = ctx.size(3000, 500);
   const merchant = await openMerchant(ctx.platform, 'Bench P1');
-  const platformLoad = (ms: number): Promise<LoadResult> =>
+  const platformLoad = (ms: number, base = ctx.platform.urls.base): Promise<LoadResult> =>
     runLoad({
-      url: `${ctx.platform.urls.base}/orders/create`,
+      url: `${base}/orders/create`,
       headers: { authorization: `Bearer ${merchant.token}` },
       body: () => orderBody(merchant),
       concurrency: CONCURRENCY,
@@ -41,6 +43,19 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
     `P1: CPU per order (ms): ${formatCpuPerItem(cpuBefore, cpuSnapshot(ctx.hostPid, loadLoop), platform.n)}`,
   );
   await counts.end(platform.n);
+
+  // The same load straight at the orders service, past the gateway: what the gateway's hop costs
+  // (a note in the log, not a row: no merchant reaches a service directly).
+  const ordersUrl = `http://127.0.0.1:${portOf(resolvePorts(ctx.platform.env), 'orders')}`;
+  const directBefore = cpuSnapshot(ctx.hostPid, loadLoop);
+  const direct = await platformLoad(Math.max(warmupMs, durationMs / 3), ordersUrl);
+  await waitQuiet(ctx);
+  const directCpu = formatCpuPerItem(directBefore, cpuSnapshot(ctx.hostPid, loadLoop), direct.n);
+  ctx.log(
+    direct.errors
+      ? `P1 straight at the orders service: ${direct.errors} errors, first: ${direct.firstError}`
+      : `P1 straight at the orders service (no gateway): ${direct.perSecond.toFixed(0)} req/s, p50 ${direct.p50.toFixed(1)} ms (through the gateway ${platform.perSecond.toFixed(0)} req/s, p50 ${platform.p50.toFixed(1)} ms); CPU per order (ms): ${directCpu}`,
+  );
 
   const bare = await forkScript<{ url: string }>('bare-server.ts', [], {
     logFile: join(ctx.logDir, 'bare-server.log'),
