@@ -44,7 +44,7 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
   );
   await counts.end(platform.n);
 
-  // The same load straight at the orders service, past the gateway: what the gateway's hop costs
+  // The same load straight at the orders service, past the gateway: what the gateway costs
   // (a note in the log, not a row: no merchant reaches a service directly).
   const ordersUrl = `http://127.0.0.1:${portOf(resolvePorts(ctx.platform.env), 'orders')}`;
   const directBefore = cpuSnapshot(ctx.hostPid, loadLoop);
