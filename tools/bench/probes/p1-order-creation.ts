@@ -9,12 +9,19 @@ import { LoadResult, runLoad } from '../load-loop';
 import { cpuSnapshot, formatCpuPerItem } from '../process-cpu';
 
 const CONCURRENCY = 16;
+// The load before the timed window, not counted, on both sides. A platform started seconds before
+// took about 10 s of this load to reach its pace (2 s windows from its first order: 171, 243, 309,
+// 368, 542, 630 orders/s; its JIT compiling the request path, each pooled connection preparing its
+// statements), and 3 s had left the timed window reading it still warming (docs/performance-journal.md,
+// session of 2026-12-01, sixth part). Seven processes in distributed mode take longer.
+const WARM_UP_S = 10;
+const DISTRIBUTED_WARM_UP_S = 15;
 
 // P1: POST /orders/create through the gateway, 16 connections, against a bare Fastify + pg INSERT
 // server on the same Postgres driven by the same load loop.
 export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
   const durationMs = (ctx.opts.durationS ?? ctx.size(15, 2)) * 1000;
-  const warmupMs = ctx.size(3000, 500);
+  const warmupMs = ctx.size((ctx.opts.distributed ? DISTRIBUTED_WARM_UP_S : WARM_UP_S) * 1000, 500);
   const merchant = await openMerchant(ctx.platform, 'Bench P1');
   const platformLoad = (ms: number, base = ctx.platform.urls.base): Promise<LoadResult> =>
     runLoad({
@@ -48,7 +55,7 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
   // (a note in the log, not a row: no merchant reaches a service directly).
   const ordersUrl = `http://127.0.0.1:${portOf(resolvePorts(ctx.platform.env), 'orders')}`;
   const directBefore = cpuSnapshot(ctx.hostPid, loadLoop);
-  const direct = await platformLoad(Math.max(warmupMs, durationMs / 3), ordersUrl);
+  const direct = await platformLoad(Math.max(ctx.size(3000, 500), durationMs / 3), ordersUrl);
   await waitQuiet(ctx);
   const directCpu = formatCpuPerItem(directBefore, cpuSnapshot(ctx.hostPid, loadLoop), direct.n);
   ctx.log(
