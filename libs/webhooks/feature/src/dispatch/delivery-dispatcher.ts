@@ -34,6 +34,10 @@ const LEASE_MARGIN_MS = 5_000;
 // meant two statements per round trip of the busiest lanes, most of them claiming nothing.
 const RECORD_WITHIN_MS = 20;
 const RECORD_BATCH = 64;
+// At most this many results a statement, so one record's time stays bounded whatever piled up; with
+// this many waiting, the loop's next claim waits for the record under way (sends outrunning their
+// recording would hold ever more deliveries leased).
+const MAX_RECORD_ROWS = 512;
 // A lane whose merchant may have more due deliveries asks for a claim once fewer than this many of its
 // send limit's worth of claims wait in it: the claim's round trip is under way while they are sent.
 const LOW_WATER_SENDS = 2;
@@ -58,12 +62,12 @@ interface HeldClaim {
 // The dispatcher loop: claims due deliveries into per-merchant lanes whenever this process holds fewer
 // than its limits, sends them concurrently (never more than maxInFlightPerMerchant for one merchant,
 // so a hanging endpoint holds only its own slots), and records the outcomes. Several processes can
-// run it side by side. Each round records every send that finished since the last one (one
-// statement for all of them) and, when a claim is wanted, at the same time on another connection,
-// claims up to what is free (one statement; a claim is free again as soon as its send ended, its
-// delivery still leased until recorded): at most two statements a round however many deliveries it
-// moves, where a transaction per result and a claim per freed slot had kept the process waiting on
-// Postgres. A lane starts its next waiting send as soon as one ends. A new delivery is mostly not
+// run it side by side. Each round starts recording the sends that finished since the last record (one
+// statement for up to MAX_RECORD_ROWS of them, unless a record is under way) and, when a claim is
+// wanted, at the same time on another connection, claims up to what is free (one statement; a claim
+// is free again as soon as its send ended, its delivery still leased until recorded): at most two
+// statements a round however many deliveries it moves, where a transaction per result and a claim per
+// freed slot had kept the process waiting on Postgres. A lane starts its next waiting send as soon as one ends. A new delivery is mostly not
 // claimed at all: the order event handler inserts it claimed for this process and hands it over once
 // committed (reserveHandOff, settleHandOff), which saves its claim's round trip and the wait for a
 // round under way. Woken to
@@ -91,6 +95,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private readonly mayHaveMore = new Set<string>();
   private moreDue = false;
   private recordTimer?: NodeJS.Timeout;
+  private recording?: Promise<void>; // the record under way, if any
 
   constructor(
     private readonly dataSource: DataSource,
@@ -107,24 +112,23 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     this.loop = new WakeOrPoll({
       // Everything free claimed: more may be due, claim again at once. Less: nothing else was due
       // when claimed (or the rest waits for a merchant's lane); see claimWanted for what asks again.
-      // Recording and claiming run side by side on two connections: they touch different rows (a
-      // sent delivery is still leased, so the claim cannot take it), and a lane that sent all it held
-      // waits for one round trip instead of two.
+      // What finished is recorded beside the claim, on another connection, and the round does not
+      // wait for it (startRecording): they touch different rows (a sent delivery is still leased, so
+      // the claim cannot take it), and a lane that sent all it held waits for one round trip only.
       round: async () => {
         const claiming = this.claimWanted || Date.now() - this.lastClaimAt >= config.pollMs;
         this.claimWanted = false;
-        clearTimeout(this.recordTimer);
-        this.recordTimer = undefined;
-        const [recorded, claimedOrFailed] = await Promise.allSettled([
-          this.recordFinished(),
-          claiming ? this.claim() : Promise.resolve(undefined),
-        ]);
-        if (claimedOrFailed.status === 'rejected') this.claimWanted = true;
-        if (recorded.status === 'rejected') throw recorded.reason;
-        if (claimedOrFailed.status === 'rejected') throw claimedOrFailed.reason;
-        const claimed = claimedOrFailed.value;
-        if (claimed === undefined) {
+        this.startRecording();
+        if (this.finished.length >= MAX_RECORD_ROWS) await this.recording;
+        if (!claiming) {
           return { busy: false, recheckMs: Math.max(1, this.lastClaimAt + config.pollMs - Date.now()) };
+        }
+        let claimed: { claimed: number; free: number };
+        try {
+          claimed = await this.claim();
+        } catch (err) {
+          this.claimWanted = true;
+          throw err;
         }
         const busy = claimed.claimed > 0 && claimed.claimed >= claimed.free;
         if (busy) this.claimWanted = true;
@@ -187,9 +191,12 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     this.shutdown.abort();
     const unsent = this.lanes.takeWaiting();
     await Promise.allSettled([...this.tasks]);
-    await this.recordFinished().catch((err: unknown) =>
-      this.log.warn(`webhook attempts not recorded at shutdown: ${(err as Error).message}`),
-    );
+    await this.recording;
+    while (this.finished.length > 0) {
+      await this.recordFinished().catch((err: unknown) =>
+        this.log.warn(`webhook attempts not recorded at shutdown: ${(err as Error).message}`),
+      );
+    }
     await this.deliveries
       .handBack(
         this.dataSource.manager,
@@ -214,9 +221,33 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     const laneLow = this.mayHaveMore.has(merchantId) && this.lanes.waitingFor(merchantId) < lowWater;
     const roomAgain =
       this.moreDue && this.aheadTotal - this.lanes.held() >= this.config.maxInFlightPerMerchant;
-    if (laneLow || roomAgain) {
-      this.nudge();
-    } else if (this.finished.length >= RECORD_BATCH) {
+    if (laneLow || roomAgain) this.nudge();
+    else if (this.recording === undefined) this.scheduleRecord();
+  }
+
+  // Records what finished so far (up to MAX_RECORD_ROWS) unless a record is under way: one at a time,
+  // and the loop's claims do not wait for it unless MAX_RECORD_ROWS more wait. A claim that waited for
+  // the record beside it had waited 50-160 ms for a record of a few hundred sends on a busy machine,
+  // while the lanes it would have refilled ran dry (docs/performance-journal.md, "P4's stalls"). What
+  // finishes meanwhile is recorded once this record ended.
+  private startRecording(): void {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    if (this.recording !== undefined || this.finished.length === 0) return;
+    this.recording = this.recordFinished()
+      .catch((err: unknown) =>
+        // The leases run out and the deliveries are sent again.
+        this.log.error(`webhook attempts not recorded: ${(err as Error).message}`),
+      )
+      .finally(() => {
+        this.recording = undefined;
+        if (!this.shutdown.signal.aborted) this.scheduleRecord();
+      });
+  }
+
+  // Wakes the loop to record at once when a batch's worth waits, else within RECORD_WITHIN_MS.
+  private scheduleRecord(): void {
+    if (this.finished.length >= RECORD_BATCH) {
       this.loop.wake();
     } else if (this.finished.length > 0 && this.recordTimer === undefined) {
       this.recordTimer = setTimeout(() => {
@@ -226,11 +257,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  // Only the loop's round and the shutdown (after the loop stopped) call this: never two at once.
+  // Only startRecording and the shutdown (after the loop stopped and the last record ended) call
+  // this: never two at once.
   private async recordFinished(): Promise<void> {
     if (this.finished.length === 0) return;
-    const batch = this.finished;
-    this.finished = [];
+    const batch = this.finished.splice(0, MAX_RECORD_ROWS);
     await this.recorder.recordAll(batch);
   }
 
