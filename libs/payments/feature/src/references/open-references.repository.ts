@@ -84,7 +84,7 @@ export class OpenReferencesRepository {
     refs: readonly NewOpenReference[],
   ): Promise<OpenOutcome[]> {
     const rows = await withGenericPlan(db, () =>
-      queryRows<{ opened: boolean; creditWaiting: boolean }>(
+      queryRows<{ openedRow: boolean; creditWaiting: boolean }>(
         db,
         `WITH input AS (
          SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::numeric[], $5::text[], $6::text[],
@@ -98,8 +98,7 @@ export class OpenReferencesRepository {
          ON CONFLICT DO NOTHING
          RETURNING reference, order_uuid)
        SELECT i.n,
-         EXISTS (SELECT 1 FROM opened o WHERE o.reference = i.reference AND o.order_uuid = i.order_uuid
-           AND i.n = (SELECT min(f.n) FROM input f WHERE f.reference = i.reference)) AS opened,
+         (i.reference, i.order_uuid) IN (SELECT reference, order_uuid FROM opened) AS "openedRow",
          EXISTS (SELECT 1 FROM ${BANK_TRANSACTIONS} t
            WHERE t.match_status = 'UNMATCHED' AND t.candidate_references @> ARRAY[i.reference]
              AND (t.merchant_id = i.merchant_id OR (t.source = 'STATEMENT' AND t.suspense_reason = 'UNKNOWN_REFERENCE'))
@@ -108,7 +107,17 @@ export class OpenReferencesRepository {
         [...referenceColumns(refs), refs.map((r) => r.createdAt), refs.map((r) => r.kycUserUuid)],
       ),
     );
-    return rows.map((row) => (!row.opened ? 'taken' : row.creditWaiting ? 'credit-waiting' : 'opened'));
+    // Opened for the first entry naming its reference only (a later one with the same order is a
+    // redelivery of it). Worked out here rather than by a subquery over the input per row, which grew
+    // with the square of the run.
+    const first = new Map<string, number>();
+    refs.forEach((r, i) => {
+      if (!first.has(r.reference)) first.set(r.reference, i);
+    });
+    return rows.map((row, i) => {
+      const opened = row.openedRow && first.get(refs[i]!.reference) === i;
+      return !opened ? 'taken' : row.creditWaiting ? 'credit-waiting' : 'opened';
+    });
   }
 
   async findByOrder(db: EntityManager, orderUuid: string): Promise<OpenReferenceEntity | undefined> {
