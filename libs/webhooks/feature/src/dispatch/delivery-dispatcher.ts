@@ -72,9 +72,10 @@ interface HeldClaim {
 // committed (reserveHandOff, settleHandOff), which saves its claim's round trip and the wait for a
 // round under way. Woken to
 // claim when an order event handler committed a delivery it could not hand over, after a registration
-// or redelivery, and when a lane runs low while more may be due for its merchant; woken to record
-// within RECORD_WITHIN_MS of a send's end; WEBHOOK_POLL_MS after the last claim, a round claims anyway
-// (the safety net: due retries, other processes' deliveries).
+// or redelivery, and when a lane runs low while more may be due for its merchant; WEBHOOK_POLL_MS
+// after the last claim, a round claims anyway (the safety net: due retries, other processes'
+// deliveries). A send's result is recorded within RECORD_WITHIN_MS of its end, or once the record
+// under way ended, without waiting for the loop.
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger(DeliveryDispatcher.name);
@@ -222,18 +223,20 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     const roomAgain =
       this.moreDue && this.aheadTotal - this.lanes.held() >= this.config.maxInFlightPerMerchant;
     if (laneLow || roomAgain) this.nudge();
-    else if (this.recording === undefined) this.scheduleRecord();
+    this.scheduleRecord();
   }
 
   // Records what finished so far (up to MAX_RECORD_ROWS) unless a record is under way: one at a time,
+  // started by a round, by a batch's worth of results or by their timer, never waiting for a claim,
   // and the loop's claims do not wait for it unless MAX_RECORD_ROWS more wait. A claim that waited for
   // the record beside it had waited 50-160 ms for a record of a few hundred sends on a busy machine,
   // while the lanes it would have refilled ran dry (docs/performance-journal.md, "P4's stalls"). What
-  // finishes meanwhile is recorded once this record ended.
+  // finishes meanwhile is recorded once this record ended. Once shutdown began, only the shutdown
+  // records.
   private startRecording(): void {
     clearTimeout(this.recordTimer);
     this.recordTimer = undefined;
-    if (this.recording !== undefined || this.finished.length === 0) return;
+    if (this.recording !== undefined || this.finished.length === 0 || this.shutdown.signal.aborted) return;
     this.recording = this.recordFinished()
       .catch((err: unknown) =>
         // The leases run out and the deliveries are sent again.
@@ -245,16 +248,13 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       });
   }
 
-  // Wakes the loop to record at once when a batch's worth waits, else within RECORD_WITHIN_MS.
+  // Records at once when a batch's worth waits, else within RECORD_WITHIN_MS; with a record under way,
+  // when it ends.
   private scheduleRecord(): void {
-    if (this.finished.length >= RECORD_BATCH) {
-      this.loop.wake();
-    } else if (this.finished.length > 0 && this.recordTimer === undefined) {
-      this.recordTimer = setTimeout(() => {
-        this.recordTimer = undefined;
-        this.loop.wake();
-      }, RECORD_WITHIN_MS);
-    }
+    if (this.recording !== undefined) return;
+    if (this.finished.length >= RECORD_BATCH) this.startRecording();
+    else if (this.finished.length > 0 && this.recordTimer === undefined)
+      this.recordTimer = setTimeout(() => this.startRecording(), RECORD_WITHIN_MS);
   }
 
   // Only startRecording and the shutdown (after the loop stopped and the last record ended) call
