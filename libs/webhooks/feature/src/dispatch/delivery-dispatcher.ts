@@ -67,12 +67,11 @@ interface HeldClaim {
 // wanted, at the same time on another connection, claims up to what is free (one statement; a claim
 // is free again as soon as its send ended, its delivery still leased until recorded): at most two
 // statements a round however many deliveries it moves, where a transaction per result and a claim per
-// freed slot had kept the process waiting on Postgres. A lane starts its next waiting send as soon as one ends. A new delivery is mostly not
-// claimed at all: the order event handler inserts it claimed for this process and hands it over once
-// committed (reserveHandOff, settleHandOff), which saves its claim's round trip and the wait for a
-// round under way. Woken to
-// claim when an order event handler committed a delivery it could not hand over, after a registration
-// or redelivery, and when a lane runs low while more may be due for its merchant; WEBHOOK_POLL_MS
+// freed slot had kept the process waiting on Postgres. A lane starts its next waiting send as soon as
+// one ends. A new delivery is mostly not claimed at all: the order event handler inserts it claimed
+// for this process and hands it over once committed (reserveHandOff, settleHandOff), which saves its
+// claim's round trip and the wait for a round under way. Woken to claim when an order event handler
+// committed a delivery it could not hand over, after a registration or redelivery, and when a lane runs low while more may be due for its merchant; WEBHOOK_POLL_MS
 // after the last claim, a round claims anyway (the safety net: due retries, other processes'
 // deliveries). A send's result is recorded within RECORD_WITHIN_MS of its end, or once the record
 // under way ended, without waiting for the loop.
