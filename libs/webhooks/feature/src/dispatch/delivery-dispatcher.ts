@@ -71,10 +71,11 @@ interface HeldClaim {
 // one ends. A new delivery is mostly not claimed at all: the order event handler inserts it claimed
 // for this process and hands it over once committed (reserveHandOff, settleHandOff), which saves its
 // claim's round trip and the wait for a round under way. Woken to claim when an order event handler
-// committed a delivery it could not hand over, after a registration or redelivery, and when a lane runs low while more may be due for its merchant; WEBHOOK_POLL_MS
-// after the last claim, a round claims anyway (the safety net: due retries, other processes'
-// deliveries). A send's result is recorded within RECORD_WITHIN_MS of its end, or once the record
-// under way ended, without waiting for the loop.
+// committed a delivery it could not hand over, after a registration or redelivery, and when a lane
+// runs low while more may be due for its merchant; WEBHOOK_POLL_MS after the last claim, a round
+// claims anyway (the safety net: due retries, other processes' deliveries). A send's result is
+// recorded within RECORD_WITHIN_MS of its end, or once the record under way ended, without waiting
+// for the loop.
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger(DeliveryDispatcher.name);
