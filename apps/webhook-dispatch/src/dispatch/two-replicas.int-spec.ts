@@ -8,10 +8,10 @@ import { orderCompleted, publish, testProducer } from '../testing/order-events';
 import { WebhookReceiver } from '../testing/webhook-receiver';
 import { newWebhookDeployment, startWebhookTestApp, WebhookTestApp } from '../testing/webhook-test-app';
 
-// Two replicas of webhook-dispatch on one database and consumer group, as `webhookDispatch.replicas:
-// 2` deploys them. Their claims run side by side on the same merchants' backlogs: each delivery must
-// be claimed by one of them only, sent once and recorded once (a second send is allowed only after a
-// lease runs out, 40 s, which this test never reaches).
+// Two replicas of webhook-dispatch on one database and consumer group, as the Helm chart deploys
+// them (apps.webhook-dispatch.replicas: 2). Their claims run side by side on the same merchants'
+// backlogs: each delivery must be claimed by one of them only, sent once and recorded once (a second
+// send is allowed only after a lease runs out, 40 s, which this test never reaches).
 describe('two webhook-dispatch replicas on one database (integration)', () => {
   const env = {
     WEBHOOK_POLL_MS: '50', // the replica that did not register the endpoints finds the backlog by its poll
