@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 import { openServiceDataSource } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
@@ -214,28 +214,24 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
     for (let i = 0; i < 12; i++) shops.push(await merchant());
     const due = new Set<string>();
     for (const [i, shop] of shops.entries()) for (const id of await queue(shop, 3, -10_000 + i)) due.add(id); // older than earlier tests' rows
-    const ours = (claims: { id: string }[]): string[] => claims.map((c) => c.id).filter((id) => due.has(id));
+    const claim = async (manager: EntityManager, limit: number): Promise<string[]> =>
+      (
+        await repo.claimDue(manager, {
+          limit,
+          perMerchant: 10,
+          inFlight: { merchantIds: [], counts: [] },
+          leaseMs: 40_000,
+        })
+      )
+        .map((c) => c.id)
+        .filter((id) => due.has(id));
     const runner = db.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
     try {
-      const first = ours(
-        await repo.claimDue(runner.manager, {
-          limit: 5,
-          perMerchant: 10,
-          inFlight: { merchantIds: [], counts: [] },
-          leaseMs: 40_000,
-        }),
-      );
+      const first = await claim(runner.manager, 5); // its transaction stays open
       expect(first).toHaveLength(5);
-      const second = ours(
-        await repo.claimDue(db.manager, {
-          limit: 1_000,
-          perMerchant: 10,
-          inFlight: { merchantIds: [], counts: [] },
-          leaseMs: 40_000,
-        }),
-      );
+      const second = await claim(db.manager, 1_000);
       expect(second).toHaveLength(31);
       expect(new Set([...first, ...second])).toEqual(due);
     } finally {
