@@ -1,6 +1,7 @@
 import { Wallet } from 'ethers';
 
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
+import { blockPacking, chainHead, formatPacking } from '../chain-blocks';
 import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
 import { cpuShares, cpuSnapshot, formatCpu, machineBusy, machineSnapshot } from '../process-cpu';
 import { anvilDevKey, fundWithUsdc, RAW_SIGNER_KEY, rawSigner } from '../raw-chain';
@@ -186,7 +187,9 @@ async function burst(
   ctx.log(`P3 ${kind}: ${count} credits at once (${signers} signer${signers > 1 ? 's' : ''})`);
   // the whole credit path with the payouts (embedded only, so one signer and no drain)
   const counts = await ctx.countWindow('P3', `${kind} of ${count}, ${signers} signer(s)`, 'payout');
+  const rpcUrl = ctx.platform.env.RPC_URL as string;
   let t0 = Date.now();
+  let firstBlock = await chainHead(rpcUrl);
   // CPU over the timed window: whether the machine had a core to spare for more signers
   let cpuBefore = cpuSnapshot(ctx.hostPid);
   let machineBefore = machineSnapshot();
@@ -209,6 +212,7 @@ async function burst(
       await sleep(200);
     ctx.log(`P3 drain: ${await pendingOf(ctx, uuids)} settlements PENDING; releasing the signers`);
     t0 = Date.now();
+    firstBlock = await chainHead(rpcUrl);
     cpuBefore = cpuSnapshot(ctx.hostPid);
     machineBefore = machineSnapshot();
     await releaseSigners(ctx);
@@ -226,6 +230,7 @@ async function burst(
   ctx.log(
     `P3 ${kind} (${signers} signer${signers > 1 ? 's' : ''}): machine ${busy.toFixed(0)} % busy; CPU by process (share of one core): ${formatCpu(cpuShares(cpuBefore, cpuSnapshot(ctx.hostPid)))}`,
   );
+  const packing = await blockPacking(rpcUrl, firstBlock, await chainHead(rpcUrl));
   const times = [...webhookTimes(merchant).values()];
   const done = times.length;
   const elapsedS = (Math.max(...times, t0 + 1) - t0) / 1000;
@@ -237,6 +242,7 @@ async function burst(
       done < count ? `${count - done} webhooks missing` : undefined,
       opts.drain ? undefined : `credits sent in ${creditsS.toFixed(1)} s`,
       `machine ${busy.toFixed(0)} % busy`,
+      formatPacking(packing),
     ]
       .filter(Boolean)
       .join('; '),
