@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 
 import { Topics } from '@onramp/contracts';
+import { OrdersRepository } from '@onramp/orders-feature';
 import { isValidRfReference } from '@onramp/sepa';
 import { TopicRecorder, waitFor } from '@onramp/testing';
 
@@ -49,7 +50,10 @@ describe('POST /orders/create (integration)', () => {
     // The app first: it creates the topics, which a recorder subscribing at the same time on a
     // fresh broker would not find yet.
     t = await startOrdersTestApp();
-    [recorder, publisher] = await Promise.all([TopicRecorder.start([Topics.OrderCreated]), EventPublisher.start()]);
+    [recorder, publisher] = await Promise.all([
+      TopicRecorder.start([Topics.OrderCreated]),
+      EventPublisher.start(),
+    ]);
     user = approvedUser();
   });
   afterAll(async () => {
@@ -294,5 +298,45 @@ describe('POST /orders/create (integration)', () => {
       headers: { authorization: `Bearer ${t.issuer.tokenFor(merchantId)}` },
     });
     expect(list.json()).toHaveLength(1);
+  });
+
+  it('writes orders created at once together, each on its own terms', async () => {
+    const merchantId = randomUUID();
+    const known = approvedUser(merchantId);
+    // in the projection from here on
+    expect((await create(valid({ kycUserUuid: known }), merchantId)).statusCode).toBe(201);
+    const pending = approvedUser(merchantId, 'PENDING_REVIEW');
+    const unseen = approvedUser(merchantId); // approved, but not in the projection yet
+    const users = [...Array.from({ length: 12 }, () => known), pending, unseen, pending, known];
+    const shared = jest.spyOn(OrdersRepository.prototype, 'insertCreatedIfEligibleMany');
+    try {
+      const answers = await Promise.all(
+        users.map((kycUserUuid, i) => create(valid({ kycUserUuid, amount: i + 1 }), merchantId)),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual(users.map((u) => (u === pending ? 422 : 201)));
+      // more orders than statements in flight: some shared one
+      expect(shared).toHaveBeenCalled();
+      await Promise.all(shared.mock.results.map((r) => r.value)); // none failed over to one by one
+      const created = answers.filter((a) => a.statusCode === 201).map((a) => a.json());
+      expect(created.map((o) => o.amount)).toEqual(users.flatMap((u, i) => (u === pending ? [] : [i + 1])));
+      const db = new Client({ connectionString: t.databaseUrl });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ orders: number; history: number }>(
+          `SELECT (SELECT count(*) FROM orders.orders WHERE merchant_id = $2)::int AS orders,
+                  (SELECT count(*) FROM orders.order_status_history WHERE order_uuid = ANY($1::uuid[]))::int AS history`,
+          [created.map((o) => o.uuid), merchantId],
+        );
+        expect(rows[0]).toEqual({ orders: created.length + 1, history: created.length });
+      } finally {
+        await db.end();
+      }
+      for (const order of created) {
+        const event = await recorder.waitForEvent('order.created', (e) => e.key === order.uuid);
+        expect(event.envelope.data).toMatchObject({ orderUuid: order.uuid, reference: order.reference });
+      }
+    } finally {
+      shared.mockRestore();
+    }
   });
 });

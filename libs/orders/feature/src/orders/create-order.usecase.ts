@@ -11,6 +11,7 @@ import { chooseCollectionAccount, generateRfReference } from '@onramp/sepa';
 
 import { ORDERS_CONFIG, OrdersConfig } from '../config';
 import { KycEligibility } from '../kyc/kyc-eligibility';
+import { CreatedOrderBatches } from './created-order-batches';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderEntity } from './order.entity';
 import { presentOrder } from './order.presenter';
@@ -28,6 +29,8 @@ export interface CreateOrderCommand {
 
 @Injectable()
 export class CreateOrderUseCase {
+  private readonly batches: CreatedOrderBatches;
+
   constructor(
     @Inject(ORDERS_CONFIG) private readonly config: OrdersConfig,
     private readonly kyc: KycEligibility,
@@ -36,7 +39,9 @@ export class CreateOrderUseCase {
     private readonly idempotency: IdempotentRequests,
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-  ) {}
+  ) {
+    this.batches = new CreatedOrderBatches(dataSource, orders);
+  }
 
   async execute(cmd: CreateOrderCommand): Promise<StoredResponse> {
     const amount = checkOrderAmount(cmd.input.amount, this.config.amountBounds);
@@ -67,7 +72,8 @@ export class CreateOrderUseCase {
 
   // The hot path (no Idempotency-Key, so nothing to store): the KYC check against the local
   // projection, the order, its first history row and its order.created event in ONE statement, so
-  // one round trip and still all-or-nothing. Only when the statement wrote nothing does it find out
+  // one round trip and still all-or-nothing (shared with the orders created beside it under load:
+  // CreatedOrderBatches). Only when the statement wrote nothing does it find out
   // why: a KYC user the projection does not know yet or not eligible (assertApproved asks the KYC
   // service or throws the 422), or a taken reference (drawn again).
   private async createInOneStatement(
@@ -79,10 +85,7 @@ export class CreateOrderUseCase {
       const order = this.draft(cmd, amount, recipientAddress);
       order.reference = generateRfReference(pooledRandomBytes);
       const event = this.outbox.prepare(this.orderCreated(order));
-      const written = await this.orders.insertCreatedIfEligible(this.dataSource.manager, order, {
-        table: this.outbox.table,
-        values: event.values,
-      });
+      const written = await this.batches.insert(order, { table: this.outbox.table, values: event.values });
       if (written.created) return { status: 201, body: presentOrder(order) };
       // Not in the projection yet (asks the KYC service and records the answer) or not eligible (422).
       if (!written.eligible) await this.kyc.assertApproved(cmd.merchantId, cmd.input.kycUserUuid);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { OrderStatus, TerminalOrderStatus } from '@onramp/orders-domain';
-import { queryRows, withGenericPlan } from '@onramp/persistence';
+import { genericPlan, queryRows, withGenericPlan } from '@onramp/persistence';
 import { OUTBOX_COLUMNS, OutboxRowValues } from '@onramp/messaging';
 
 import { KYC_USERS, ORDER_STATUS_HISTORY, ORDERS } from '../persistence/orders-tables';
@@ -188,6 +188,72 @@ export class OrdersRepository {
       ],
     );
     return { created: row?.created === 1, eligible: (row?.eligible ?? 0) > 0 };
+  }
+
+  // insertCreatedIfEligible for several orders in one statement (one implicit transaction), each
+  // answer in the order given. Each order is checked and inserted on its own terms: one whose KYC user
+  // is not approved in the projection, or whose reference is taken, writes nothing and says so, and
+  // the others are written. With its generic plan: planned for its arrays at every call otherwise.
+  async insertCreatedIfEligibleMany(
+    db: EntityManager,
+    items: ReadonlyArray<{ order: OrderEntity; event: OutboxInsert }>,
+  ): Promise<Array<{ created: boolean; eligible: boolean }>> {
+    const table = items[0]?.event.table;
+    if (table === undefined) return [];
+    if (items.some((i) => i.event.table !== table)) throw new Error('one outbox table per statement');
+    const column = (pick: (item: { order: OrderEntity; event: OutboxInsert }) => unknown): unknown[] =>
+      items.map(pick);
+    const rows = await queryRows<{ n: string; created: boolean; eligible: boolean }>(
+      genericPlan(db),
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::numeric[], $5::text[], $6::text[],
+                              $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::uuid[], $12::text[],
+                              $13::text[], $14::text[], $15::text[], $16::int[])
+           WITH ORDINALITY AS i(order_uuid, order_merchant_id, order_kyc_user_uuid, order_amount,
+                                order_recipient, order_reference, order_iban, order_bic, order_at,
+                                order_beneficiary, event_id, event_topic, event_key, event_envelope,
+                                event_headers, event_key_hash, n)
+       ), k AS (
+         SELECT i.* FROM input i
+         WHERE EXISTS (SELECT 1 FROM ${KYC_USERS} u WHERE u.uuid = i.order_kyc_user_uuid
+                         AND u.merchant_id = i.order_merchant_id AND u.status = 'APPROVED')
+       ), o AS (
+         INSERT INTO ${ORDERS}
+           (uuid, merchant_id, kyc_user_uuid, amount, currency, recipient_address, reference, iban, bic, status, created_at, updated_at, beneficiary_name)
+         SELECT order_uuid, order_merchant_id, order_kyc_user_uuid, order_amount, 'EUR', order_recipient,
+                order_reference, order_iban, order_bic, 'CREATED', order_at, order_at, order_beneficiary
+         FROM k ORDER BY n
+         ON CONFLICT DO NOTHING
+         RETURNING uuid
+       ), h AS (
+         INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)
+         SELECT k.order_uuid, NULL, 'CREATED', 'order created', NULL, k.order_at
+         FROM k JOIN o ON o.uuid = k.order_uuid ORDER BY k.n
+       ), e AS (
+         INSERT INTO ${table} (${OUTBOX_COLUMNS})
+         SELECT k.event_id, k.event_topic, k.event_key, k.event_envelope::jsonb, k.event_headers::jsonb, k.event_key_hash
+         FROM k JOIN o ON o.uuid = k.order_uuid ORDER BY k.n
+       )
+       SELECT i.n, EXISTS (SELECT 1 FROM o WHERE o.uuid = i.order_uuid) AS created,
+              EXISTS (SELECT 1 FROM k WHERE k.n = i.n) AS eligible
+       FROM input i`,
+      [
+        column((i) => i.order.uuid),
+        column((i) => i.order.merchantId),
+        column((i) => i.order.kycUserUuid),
+        column((i) => i.order.amount),
+        column((i) => i.order.recipientAddress),
+        column((i) => i.order.reference),
+        column((i) => i.order.iban),
+        column((i) => i.order.bic),
+        column((i) => i.order.createdAt),
+        column((i) => i.order.beneficiaryName),
+        ...[0, 1, 2, 3, 4, 5].map((c) => column((i) => i.event.values[c])),
+      ],
+    );
+    const answers = items.map(() => ({ created: false, eligible: false }));
+    for (const row of rows) answers[Number(row.n) - 1] = { created: row.created, eligible: row.eligible };
+    return answers;
   }
 
   // ON CONFLICT DO NOTHING keeps the transaction usable: a taken reference answers false.
