@@ -1,3 +1,5 @@
+import { JsonRpcProvider } from 'ethers';
+
 // How the chain packed a burst's transfers into blocks. anvil 1.7.1 (the newest on npm) mines a
 // block per wake-up of its pool; when a transaction enters the pool while a block is being written,
 // the pool can lose track of which ready transaction follows which, and then mines empty blocks and
@@ -13,8 +15,6 @@ export interface BlockPacking {
   transactions: number;
 }
 
-const BLOCKS_PER_CALL = 200;
-
 export function packingOf(transactionsPerBlock: number[]): BlockPacking {
   return {
     blocks: transactionsPerBlock.length,
@@ -29,45 +29,25 @@ export function formatPacking(p: BlockPacking): string {
   return `${p.blocks} blocks of ${perBlock} tx (${p.empty} empty, ${p.single} of one)`;
 }
 
-export async function chainHead(rpcUrl: string): Promise<number> {
-  const [answer] = await rpc(rpcUrl, [call(1, 'eth_blockNumber', [])]);
-  return Number(answer?.result);
+export async function chainHead(chain: JsonRpcProvider): Promise<number> {
+  return Number(await chain.send('eth_blockNumber', []));
 }
 
-// The blocks after `afterBlock` up to `toBlock`, both block numbers.
+// The blocks after `afterBlock` up to `toBlock`, both block numbers. ethers sends the calls of one
+// tick as one JSON-RPC batch.
 export async function blockPacking(
-  rpcUrl: string,
+  chain: JsonRpcProvider,
   afterBlock: number,
   toBlock: number,
 ): Promise<BlockPacking> {
-  const counts: number[] = [];
-  for (let from = afterBlock + 1; from <= toBlock; from += BLOCKS_PER_CALL) {
-    const numbers = Array.from({ length: Math.min(BLOCKS_PER_CALL, toBlock - from + 1) }, (_, i) => from + i);
-    const answers = await rpc(
-      rpcUrl,
-      numbers.map((n) => call(n, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])),
-    );
-    for (const a of answers)
-      counts.push((a.result as { transactions?: unknown[] } | null)?.transactions?.length ?? 0);
-  }
-  return packingOf(counts);
-}
-
-interface RpcAnswer {
-  id: number;
-  result?: unknown;
-}
-
-function call(id: number, method: string, params: unknown[]): object {
-  return { jsonrpc: '2.0', id, method, params };
-}
-
-async function rpc(url: string, batch: object[]): Promise<RpcAnswer[]> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(batch),
-  });
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return (await res.json()) as RpcAnswer[];
+  const numbers = Array.from({ length: Math.max(0, toBlock - afterBlock) }, (_, i) => afterBlock + 1 + i);
+  const blocks = await Promise.all(
+    numbers.map(
+      (n) =>
+        chain.send('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]) as Promise<{
+          transactions?: unknown[];
+        } | null>,
+    ),
+  );
+  return packingOf(blocks.map((b) => b?.transactions?.length ?? 0));
 }

@@ -1,5 +1,7 @@
 import { Wallet } from 'ethers';
 
+import { localProvider } from '@onramp/chain';
+
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
 import { blockPacking, chainHead, formatPacking } from '../chain-blocks';
 import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
@@ -187,9 +189,9 @@ async function burst(
   ctx.log(`P3 ${kind}: ${count} credits at once (${signers} signer${signers > 1 ? 's' : ''})`);
   // the whole credit path with the payouts (embedded only, so one signer and no drain)
   const counts = await ctx.countWindow('P3', `${kind} of ${count}, ${signers} signer(s)`, 'payout');
-  const rpcUrl = ctx.platform.env.RPC_URL as string;
+  const chain = localProvider(ctx.platform.env.RPC_URL as string);
   let t0 = Date.now();
-  let firstBlock = await chainHead(rpcUrl);
+  let firstBlock = await chainHead(chain);
   // CPU over the timed window: whether the machine had a core to spare for more signers
   let cpuBefore = cpuSnapshot(ctx.hostPid);
   let machineBefore = machineSnapshot();
@@ -212,7 +214,7 @@ async function burst(
       await sleep(200);
     ctx.log(`P3 drain: ${await pendingOf(ctx, uuids)} settlements PENDING; releasing the signers`);
     t0 = Date.now();
-    firstBlock = await chainHead(rpcUrl);
+    firstBlock = await chainHead(chain);
     cpuBefore = cpuSnapshot(ctx.hostPid);
     machineBefore = machineSnapshot();
     await releaseSigners(ctx);
@@ -230,7 +232,8 @@ async function burst(
   ctx.log(
     `P3 ${kind} (${signers} signer${signers > 1 ? 's' : ''}): machine ${busy.toFixed(0)} % busy; CPU by process (share of one core): ${formatCpu(cpuShares(cpuBefore, cpuSnapshot(ctx.hostPid)))}`,
   );
-  const packing = await blockPacking(rpcUrl, firstBlock, await chainHead(rpcUrl));
+  const packing = await blockPacking(chain, firstBlock, await chainHead(chain));
+  chain.destroy();
   const times = [...webhookTimes(merchant).values()];
   const done = times.length;
   const elapsedS = (Math.max(...times, t0 + 1) - t0) / 1000;
