@@ -16,3 +16,4 @@ export * from './write-with-next-statement';
 export * from './prepared-statements';
 export * from './generic-plan';
 export * from './pool-metrics';
+export * from './gathered-writes';

@@ -6,16 +6,15 @@ import { pooledRandomBytes } from '@onramp/crypto';
 import { badRequest, IdempotentRequests } from '@onramp/http';
 import { AppendEvent, OutboxRelay, OutboxWriter, uuidv7 } from '@onramp/messaging';
 import { checkOrderAmount, checkRecipientAddress } from '@onramp/orders-domain';
-import { StoredResponse } from '@onramp/persistence';
+import { GatheredWrites, StoredResponse } from '@onramp/persistence';
 import { chooseCollectionAccount, generateRfReference } from '@onramp/sepa';
 
 import { ORDERS_CONFIG, OrdersConfig } from '../config';
 import { KycEligibility } from '../kyc/kyc-eligibility';
-import { CreatedOrderBatches } from './created-order-batches';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderEntity } from './order.entity';
 import { presentOrder } from './order.presenter';
-import { OrdersRepository } from './orders.repository';
+import { CreatedOrderAnswer, OrdersRepository, OutboxInsert } from './orders.repository';
 
 // 18 random symbols from 32: a collision is practically impossible, but it is handled anyway.
 const REFERENCE_ATTEMPTS = 5;
@@ -29,7 +28,9 @@ export interface CreateOrderCommand {
 
 @Injectable()
 export class CreateOrderUseCase {
-  private readonly batches: CreatedOrderBatches;
+  // New orders written together when they arrive together (GatheredWrites): each still checked and
+  // inserted on its own terms by insertCreatedIfEligibleMany.
+  private readonly created: GatheredWrites<{ order: OrderEntity; event: OutboxInsert }, CreatedOrderAnswer>;
 
   constructor(
     @Inject(ORDERS_CONFIG) private readonly config: OrdersConfig,
@@ -40,7 +41,10 @@ export class CreateOrderUseCase {
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
   ) {
-    this.batches = new CreatedOrderBatches(dataSource, orders);
+    this.created = new GatheredWrites({
+      one: ({ order, event }) => orders.insertCreatedIfEligible(dataSource.manager, order, event),
+      many: (items) => orders.insertCreatedIfEligibleMany(dataSource.manager, items),
+    });
   }
 
   async execute(cmd: CreateOrderCommand): Promise<StoredResponse> {
@@ -72,8 +76,7 @@ export class CreateOrderUseCase {
 
   // The hot path (no Idempotency-Key, so nothing to store): the KYC check against the local
   // projection, the order, its first history row and its order.created event in ONE statement, so
-  // one round trip and still all-or-nothing (shared with the orders created beside it under load:
-  // CreatedOrderBatches). Only when the statement wrote nothing does it find out
+  // one round trip and still all-or-nothing (shared with the orders created beside it under load). Only when the statement wrote nothing does it find out
   // why: a KYC user the projection does not know yet or not eligible (assertApproved asks the KYC
   // service or throws the 422), or a taken reference (drawn again).
   private async createInOneStatement(
@@ -85,7 +88,10 @@ export class CreateOrderUseCase {
       const order = this.draft(cmd, amount, recipientAddress);
       order.reference = generateRfReference(pooledRandomBytes);
       const event = this.outbox.prepare(this.orderCreated(order));
-      const written = await this.batches.insert(order, { table: this.outbox.table, values: event.values });
+      const written = await this.created.write({
+        order,
+        event: { table: this.outbox.table, values: event.values },
+      });
       if (written.created) return { status: 201, body: presentOrder(order) };
       // Not in the projection yet (asks the KYC service and records the answer) or not eligible (422).
       if (!written.eligible) await this.kyc.assertApproved(cmd.merchantId, cmd.input.kycUserUuid);

@@ -35,6 +35,13 @@ export interface OutboxInsert {
   values: OutboxRowValues; // OUTBOX_COLUMNS'
 }
 
+// What writing a new order found: written, or why not (a KYC user not approved in the projection:
+// eligible false; a reference taken: eligible, not created).
+export interface CreatedOrderAnswer {
+  created: boolean;
+  eligible: boolean;
+}
+
 export interface CompletionFacts {
   payedAmount: string;
   payerAccountHolderName: string;
@@ -153,7 +160,7 @@ export class OrdersRepository {
     db: EntityManager,
     order: OrderEntity,
     event: OutboxInsert,
-  ): Promise<{ created: boolean; eligible: boolean }> {
+  ): Promise<CreatedOrderAnswer> {
     const [row] = await queryRows<{ created: number; eligible: number }>(
       db,
       `WITH k AS (
@@ -197,7 +204,7 @@ export class OrdersRepository {
   async insertCreatedIfEligibleMany(
     db: EntityManager,
     items: ReadonlyArray<{ order: OrderEntity; event: OutboxInsert }>,
-  ): Promise<Array<{ created: boolean; eligible: boolean }>> {
+  ): Promise<CreatedOrderAnswer[]> {
     const table = items[0]?.event.table;
     if (table === undefined) return [];
     if (items.some((i) => i.event.table !== table)) throw new Error('one outbox table per statement');
