@@ -15,6 +15,8 @@ import {
   waitFor,
 } from '@onramp/testing';
 
+import { BankTransactionsRepository } from '@onramp/payments-feature';
+
 import { PaymentIngestTestApp, startPaymentIngestTestApp } from '../testing/payment-ingest-test-app';
 import { postSepaCredit } from '../testing/sandbox-credits';
 
@@ -410,5 +412,59 @@ describe('payment-ingest: sandbox bank credits matched to orders (integration)',
     );
     expect(rows).toEqual([{ status: 'UNMATCHED', reason: 'AMOUNT_BELOW_MINIMUM' }]);
     expect(await referenceStatus(order)).toBe('OPEN');
+  });
+
+  it('writes credits that arrive together in one transaction, each on its own terms', async () => {
+    const orders = Array.from({ length: 6 }, newOrder);
+    await Promise.all(orders.map((o) => announce(o)));
+    await Promise.all(orders.map(referenceOpen));
+    const [paid, twice, rejected, held, elsewhere, alsoPaid] = orders as [
+      Order,
+      Order,
+      Order,
+      Order,
+      Order,
+      Order,
+    ];
+    const shared = jest.spyOn(BankTransactionsRepository.prototype, 'insertManyAndLockMerchantReferences');
+    try {
+      const sent = [
+        credit({ reference: paid.reference }),
+        credit({ reference: twice.reference }),
+        credit({ reference: twice.reference, amount: 7 }),
+        credit({ reference: rejected.reference, status: 'REJECTED' }),
+        credit({ reference: held.reference, amount: 0.01 }),
+        credit({ reference: elsewhere.reference }, randomUUID()), // not the caller's order
+        credit({ reference: generateRfReference() }), // no such order
+        credit({ remittanceInformation: `invoice ${alsoPaid.reference.toLowerCase()}` }),
+      ];
+      const answers = await Promise.all(sent);
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(202));
+      // some of them went together (two go at once, the rest wait and share)
+      expect(shared.mock.calls.some((call) => call[1].length > 1)).toBe(true);
+      // and each shared statement succeeded (a failed one would have been written again credit by credit)
+      await Promise.all(shared.mock.results.map((r) => r.value));
+      const rows = await Promise.all(answers.map((a) => creditRow(a.json().bankTransactionId)));
+      const byCredit = rows.map((r) => [r.match_status, r.matched_order_uuid]);
+      expect(byCredit[0]).toEqual(['MATCHED', paid.orderUuid]);
+      // one of the two credits of one reference pays, the other is a duplicate of it
+      expect([byCredit[1], byCredit[2]].map((r) => r[0]).sort()).toEqual(['DUPLICATE', 'MATCHED']);
+      expect(byCredit[3]).toEqual(['MATCHED', rejected.orderUuid]);
+      expect(byCredit[4]).toEqual(['UNMATCHED', null]);
+      expect(answers[4]?.json<{ hint?: string }>().hint).toMatch(/payment policies hold this credit/);
+      expect(byCredit[5]).toEqual(['UNMATCHED', null]);
+      expect(byCredit[6]).toEqual(['UNMATCHED', null]);
+      expect(byCredit[7]).toEqual(['MATCHED', alsoPaid.orderUuid]);
+      await collector.waitFor(Topics.PaymentConfirmed, paid.orderUuid);
+      await collector.waitFor(Topics.PaymentConfirmed, twice.orderUuid);
+      await collector.waitFor(Topics.PaymentConfirmed, alsoPaid.orderUuid);
+      await collector.waitFor(Topics.PaymentFailed, rejected.orderUuid);
+      expect(await referenceStatus(held)).toBe('OPEN');
+      expect(await referenceStatus(elsewhere)).toBe('OPEN');
+      for (const order of [paid, twice, rejected, alsoPaid])
+        expect(await publishedCount(order.orderUuid)).toBe(1);
+    } finally {
+      shared.mockRestore();
+    }
   });
 });

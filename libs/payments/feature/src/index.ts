@@ -12,3 +12,5 @@ export { StatementInboxWatcher } from './inbox/statement-inbox.watcher';
 export { KycEventsHandler } from './payer-names/kyc-events.handler';
 export { KycErasureHandler } from './payer-names/kyc-erasure.handler';
 export { OrderEventsHandler } from './references/order-events.handler';
+// Watched by the sandbox credits' test for the statement that credits arriving together share.
+export { BankTransactionsRepository } from './bank/bank-transactions.repository';

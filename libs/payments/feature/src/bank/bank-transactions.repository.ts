@@ -58,11 +58,12 @@ export interface ReversalMatch {
   reason: string;
 }
 
-const INSERT = `INSERT INTO ${BANK_TRANSACTIONS} (id, merchant_id, source, account_iban, account_servicer_ref,
-    statement_message_id, suspense_reason, reference_raw, remittance_information, end_to_end_id,
-    candidate_references, amount, currency, payer_name, payer_iban, payer_iban_index, payer_name_check,
-    status, match_status, matched_reference, matched_order_uuid, reversed_at, reversal_reason,
-    payout_stopped_at, created_at, updated_at)
+const INSERT_COLUMNS = `id, merchant_id, source, account_iban, account_servicer_ref, statement_message_id,
+  suspense_reason, reference_raw, remittance_information, end_to_end_id, candidate_references, amount, currency,
+  payer_name, payer_iban, payer_iban_index, payer_name_check, status, match_status, matched_reference,
+  matched_order_uuid, reversed_at, reversal_reason, payout_stopped_at, created_at, updated_at`;
+
+const INSERT = `INSERT INTO ${BANK_TRANSACTIONS} (${INSERT_COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
     $22, $23, $24, $25, $26)`;
 
@@ -95,6 +96,13 @@ function insertParams(c: BankTransactionEntity): unknown[] {
     c.createdAt,
     c.updatedAt,
   ];
+}
+
+// The same values by column name, as jsonb_populate_recordset reads a row.
+function insertRow(c: BankTransactionEntity): Record<string, unknown> {
+  const columns = INSERT_COLUMNS.split(',').map((name) => name.trim());
+  const values = insertParams(c);
+  return Object.fromEntries(columns.map((name, i) => [name, values[i] ?? null]));
 }
 
 // A reference read with a credit, and what settling the credit against it needs.
@@ -163,6 +171,33 @@ export class BankTransactionsRepository {
       ),
     );
     return withContext(rows);
+  }
+
+  // insertAndLockMerchantReferences for several sandbox credits in one statement, each locking its
+  // merchant's references among its candidates (candidateReferences); the caller holds the advisory
+  // locks of all of them. Each credit's references in the credits' order. No two of the credits may
+  // name the same reference: the second must see what the first's match did.
+  async insertManyAndLockMerchantReferences(
+    db: EntityManager,
+    credits: readonly BankTransactionEntity[],
+  ): Promise<ReferenceWithContext[][]> {
+    const rows = await queryRows<ContextRow & { creditIndex: number }>(
+      db,
+      `WITH input AS (
+         SELECT * FROM jsonb_populate_recordset(NULL::${BANK_TRANSACTIONS}, $1::jsonb) WITH ORDINALITY AS i
+       ), credit AS (
+         INSERT INTO ${BANK_TRANSACTIONS} (${INSERT_COLUMNS}) SELECT ${INSERT_COLUMNS} FROM input
+       ), refs AS (
+         SELECT i.ordinality::int - 1 AS "creditIndex", r.* FROM input i CROSS JOIN LATERAL (
+           SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES}
+           WHERE merchant_id = i.merchant_id AND reference = ANY(i.candidate_references) FOR UPDATE) r)
+       SELECT ${CONTEXT_COLUMNS} FROM refs ${CONTEXT_JOINS}`,
+      [JSON.stringify(credits.map(insertRow))],
+    );
+    const found: ReferenceWithContext[][] = credits.map(() => []);
+    const references = withContext(rows.map(({ creditIndex: _index, ...row }) => row));
+    references.forEach((f, i) => found[rows[i]?.creditIndex as number]?.push(f));
+    return found;
   }
 
   // A statement credit: inserts it unless it is booked already (same account and AcctSvcrRef:
