@@ -8,6 +8,7 @@ import { DEVELOPMENT_KEYS } from '@onramp/crypto';
 import { InProcessUpstreams, loadGatewayConfig, RunningGateway, startGateway } from '@onramp/gateway-feature';
 
 import {
+  LATE_ANSWER_MS,
   nonLoopbackIPv4,
   portOf,
   post,
@@ -222,6 +223,14 @@ describe.each([
     const res = await fetch(`${base}/orders/slow`);
     expect(res.status).toBe(504);
     expect(await res.json()).toMatchObject({ status: 504, title: 'Gateway Timeout' });
+  });
+
+  it('answers 504 to a request its upstream answers too late, and the late answer goes nowhere', async () => {
+    const res = await fetch(`${base}/orders/late`);
+    expect(res.status).toBe(504);
+    await new Promise((resolve) => setTimeout(resolve, LATE_ANSWER_MS - 2500 + 300)); // the answer came meanwhile
+    const next = await fetch(`${base}/orders/create`, { method: 'POST', body: '{}' });
+    expect(next.status).toBe(200);
   });
 
   it('serves /admin/* on the admin listener, bound to loopback only', async () => {

@@ -23,6 +23,8 @@ export interface Seen {
 // to the gateway's development credential only. Not recorded in `seen`: the gateway fetches it itself.
 export type OperatorKeys = () => { id: string; scopes: string[]; keySha256: string }[];
 
+export const LATE_ANSWER_MS = 3000;
+
 export function startUpstream(
   name: string,
   seen: Seen[],
@@ -56,9 +58,14 @@ export function startUpstream(
         transport: req.socket instanceof Socket ? 'tcp' : 'in-memory',
       });
       if (req.url?.startsWith('/orders/slow')) return; // never answers: the gateway must time out
-      res.setHeader('content-type', 'application/json');
-      res.setHeader('x-upstream', name);
-      res.end(JSON.stringify({ upstream: name, url: req.url }));
+      const answer = () => {
+        res.setHeader('content-type', 'application/json');
+        res.setHeader('x-upstream', name);
+        res.end(JSON.stringify({ upstream: name, url: req.url }));
+      };
+      // answers after the gateway's upstream timeout (UPSTREAM_TIMEOUT_MS in the gateway's tests)
+      if (req.url?.startsWith('/orders/late')) setTimeout(answer, LATE_ANSWER_MS);
+      else answer();
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));

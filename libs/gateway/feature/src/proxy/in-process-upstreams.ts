@@ -13,10 +13,11 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const CLIENT_PORTS = { first: 49152, count: 16384 }; // labels only, as TCP's ephemeral range
 
 // The services' HTTP servers running in this process (embedded mode), by the loopback port each
-// listens on. The gateway's proxy hands a connection to such a server in memory instead of through
-// a loopback socket: same HTTP/1 on both sides (undici's client, Node's server, their timeouts),
-// without the socket syscalls. A port with no server here (a service stopped, or never in this
-// process) is reached over TCP as before, so it is refused like any stopped service.
+// listens on. The gateway hands such a server each public request itself (serverOn, handOff), and
+// the admin listener's proxy a connection in memory instead of through a loopback socket: same
+// HTTP/1 on both sides (undici's client, Node's server, their timeouts), without the socket
+// syscalls. A port with no server here (a service stopped, or never in this process) is reached
+// over TCP as before, so it is refused like any stopped service.
 export class InProcessUpstreams {
   private readonly servers = new Map<number, { server: Server; sockets: Set<InProcessSocket> }>();
   private nextClientPort = 0;
@@ -32,6 +33,16 @@ export class InProcessUpstreams {
     const entry = this.servers.get(port);
     this.servers.delete(port);
     for (const socket of entry?.sockets ?? []) socket.destroy();
+  }
+
+  // The server of this process listening on `port`, to hand requests to (in-process-handoff.ts).
+  serverOn(port: number): Server | undefined {
+    return this.servers.get(port)?.server;
+  }
+
+  // The loopback port of an upstream a server of this process may be listening on.
+  static portOf(upstreamUrl: string): number | undefined {
+    return InProcessUpstreams.reachable(upstreamUrl) ? Number(new URL(upstreamUrl).port) || 80 : undefined;
   }
 
   has(port: number): boolean {

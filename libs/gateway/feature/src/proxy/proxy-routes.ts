@@ -1,3 +1,4 @@
+import { IncomingHttpHeaders } from 'node:http';
 import { TLSSocket } from 'node:tls';
 
 import proxy from '@fastify/http-proxy';
@@ -11,6 +12,7 @@ import { AdminAuth, adminUpstreamHeaders, authenticateOperator } from '../admin/
 import { TrustedProxies } from '../edge/trusted-proxies';
 import { ResolvedRoute } from '../routes';
 import { forwardedHeaders } from './forwarded-headers';
+import { handOff } from './in-process-handoff';
 import { InProcessUpstreams } from './in-process-upstreams';
 import { codesOf, replyUpstreamProblem, upstreamProblem } from './upstream-error';
 
@@ -36,6 +38,33 @@ function upstreamPathOf(dest: string, upstreamUrl: string, clientUrl: string): s
   const url = new URL(dest.startsWith('//') ? `.${dest}` : dest, upstreamUrl);
   const query = clientUrl.indexOf('?');
   return url.pathname + (url.search || (query > 0 ? clientUrl.slice(query) : ''));
+}
+
+// The headers a service sees: the client's with the forwarded ones and the gateway's trace; an
+// operator's request also carries the admin credential bound to its path.
+function upstreamHeaders(
+  request: FastifyRequest,
+  headers: IncomingHttpHeaders,
+  opts: ProxyOptions,
+  upstreamPath: string | undefined,
+): IncomingHttpHeaders {
+  const forwarded = {
+    ...forwardedHeaders(
+      headers,
+      {
+        remoteAddress: request.raw.socket.remoteAddress,
+        encrypted: request.raw.socket instanceof TLSSocket,
+        host: request.headers.host,
+        requestId: String(request.headers['x-request-id']),
+      },
+      opts.trustedProxies.has(request.raw.socket.remoteAddress),
+    ),
+    // The service continues the gateway's span: one trace from the edge to the events.
+    ...traceHeaders(requestTraceContext(request)),
+  };
+  return opts.admin && upstreamPath !== undefined
+    ? adminUpstreamHeaders(forwarded, request, opts.admin, upstreamPath)
+    : forwarded;
 }
 
 export function hostConstraint(hostname: string): RegExp {
@@ -64,6 +93,10 @@ async function registerRoute(
   route: ResolvedRoute,
   opts: ProxyOptions,
 ): Promise<void> {
+  // Embedded mode: requests to a service of this process are handed to its server (handOff) while
+  // it runs; operators' (admin listener) keep the proxy's path.
+  const inProcessPort =
+    opts.inProcess && !opts.admin ? InProcessUpstreams.portOf(route.upstreamUrl) : undefined;
   await fastify.register(proxy, {
     upstream: route.upstreamUrl,
     prefix: route.path,
@@ -90,6 +123,17 @@ async function registerRoute(
       options,
     ) => {
       const body = request.body;
+      const server = inProcessPort === undefined ? undefined : opts.inProcess?.serverOn(inProcessPort);
+      if (server && inProcessPort !== undefined) {
+        return handOff(request, reply, {
+          server,
+          port: inProcessPort,
+          path: upstreamPathOf(dest, route.upstreamUrl, request.url),
+          headers: upstreamHeaders(request, request.headers, opts, undefined),
+          upstreamTimeoutMs: opts.upstreamTimeoutMs,
+          upstream: route.upstream,
+        });
+      }
       if (opts.admin)
         (request as WithUpstreamPath)[UPSTREAM_PATH] = upstreamPathOf(dest, route.upstreamUrl, request.url);
       return reply.from(dest, {
@@ -101,26 +145,13 @@ async function registerRoute(
     },
     replyOptions: {
       retryDelay: () => null,
-      rewriteRequestHeaders: (request, headers) => {
-        const forwarded = {
-          ...forwardedHeaders(
-            headers,
-            {
-              remoteAddress: request.raw.socket.remoteAddress,
-              encrypted: request.raw.socket instanceof TLSSocket,
-              host: request.headers.host,
-              requestId: String(request.headers['x-request-id']),
-            },
-            opts.trustedProxies.has(request.raw.socket.remoteAddress),
-          ),
-          // The service continues the gateway's span: one trace from the edge to the events.
-          ...traceHeaders(requestTraceContext(request)),
-        };
-        const upstreamPath = (request as WithUpstreamPath)[UPSTREAM_PATH];
-        return opts.admin && upstreamPath !== undefined
-          ? adminUpstreamHeaders(forwarded, request as FastifyRequest, opts.admin, upstreamPath)
-          : forwarded;
-      },
+      rewriteRequestHeaders: (request, headers) =>
+        upstreamHeaders(
+          request as FastifyRequest,
+          headers,
+          opts,
+          (request as WithUpstreamPath)[UPSTREAM_PATH],
+        ),
       // Our Fastify instances are plain HTTP/1; reply-from types the reply for any server kind.
       onError: (reply, { error }) => {
         const path = reply.request.url.split('?')[0];

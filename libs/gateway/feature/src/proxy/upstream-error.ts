@@ -27,15 +27,14 @@ export function codesOf(err: unknown): string[] {
   return codes;
 }
 
+export const upstreamTimeout = (): ProblemException =>
+  new ProblemException(504, 'the upstream service did not answer in time', { title: 'Gateway Timeout' });
+
 // The upstream answered too slowly -> 504; could not be reached at all (refused, DNS, connect
 // timeout, reset before a response) -> 503. Never the upstream's internals in the body.
 export function upstreamProblem(err: unknown): ProblemException {
   const codes = codesOf(err);
-  if (codes.some((c) => TIMEOUT_CODES.has(c))) {
-    return new ProblemException(504, 'the upstream service did not answer in time', {
-      title: 'Gateway Timeout',
-    });
-  }
+  if (codes.some((c) => TIMEOUT_CODES.has(c))) return upstreamTimeout();
   if (codes.includes('FST_REPLY_FROM_BAD_GATEWAY')) {
     return new ProblemException(502, 'the upstream service sent an invalid response');
   }

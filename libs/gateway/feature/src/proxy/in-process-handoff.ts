@@ -1,0 +1,122 @@
+import { EventEmitter } from 'node:events';
+import { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+
+import { Logger } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { PROBLEM_CONTENT_TYPE } from '@onramp/http';
+
+import { upstreamTimeout } from './upstream-error';
+
+const log = new Logger('GatewayProxy');
+
+// Headers of one connection, not of the request: never handed on (a proxy's hop drops them too).
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'transfer-encoding',
+];
+
+export interface HandOff {
+  server: Server; // the service's HTTP server, in this process
+  port: number; // the port it listens on
+  path: string; // the path the service sees, with the client's query
+  headers: IncomingHttpHeaders; // the forwarded headers the proxy would send
+  upstreamTimeoutMs: number;
+  upstream: string; // the service's name, for the log
+}
+
+// Embedded mode: a proxied request is handed to the service's HTTP server in this process as the
+// request it would have parsed, and the service answers on the gateway's own response to the client.
+// Over the in-memory socket the request was written out as HTTP/1, parsed again by the service, its
+// answer written out, parsed by undici and written again to the client: 0.4-0.5 ms of the embedded
+// platform's 1.2-1.4 ms a created order, a third of it (docs/performance-journal.md). What the hop did
+// is kept: the forwarded and trace headers (the caller's), the body as the gateway buffered it with
+// its exact Content-Length, the gateway's own response headers (X-Request-Id), and the upstream
+// timeout: a service that has not answered within it gets the same 504 as over a socket, and what it
+// writes later goes nowhere. A service not in this process (stopped, or never here) is proxied as
+// before, so it is refused like any stopped service.
+export function handOff(request: FastifyRequest, reply: FastifyReply, to: HandOff): void {
+  const upstreamRequest = new IncomingMessage(new HandOffSocket(to.port) as unknown as Socket);
+  upstreamRequest.method = request.method;
+  upstreamRequest.url = to.path;
+  upstreamRequest.httpVersionMajor = 1;
+  upstreamRequest.httpVersionMinor = 1;
+  upstreamRequest.httpVersion = '1.1';
+  const body = Buffer.isBuffer(request.body) ? request.body : undefined;
+  const headers = { ...to.headers };
+  for (const name of HOP_BY_HOP) delete headers[name];
+  if (body) headers['content-length'] = String(body.length);
+  upstreamRequest.headers = headers;
+  if (body && body.length > 0) upstreamRequest.push(body);
+  upstreamRequest.push(null);
+  // As Node's parser marks a request read to its end: destroying it then is not an abort.
+  upstreamRequest.complete = true;
+
+  const res = reply.raw;
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) res.setHeader(name, value as string | number | string[]);
+  void reply.hijack();
+
+  const timer = setTimeout(() => {
+    if (res.headersSent || res.destroyed) return;
+    log.warn(
+      `${to.upstream}: 504 for ${request.method} ${request.url.split('?')[0]} (no answer in ${to.upstreamTimeoutMs} ms)`,
+    );
+    answerTimedOut(res, request.url.split('?')[0]);
+  }, to.upstreamTimeoutMs);
+  res.once('close', () => clearTimeout(timer));
+  to.server.emit('request', upstreamRequest, res);
+}
+
+// What a handed-off request says it came over: the loopback addresses an in-memory connection shows
+// (InProcessSocket), one per request, never read from or written to (the request carries its body,
+// the answer goes to the client's connection).
+class HandOffSocket extends EventEmitter {
+  readonly remoteAddress = '127.0.0.1';
+  readonly remoteFamily = 'IPv4';
+  readonly localAddress = '127.0.0.1';
+  readonly remotePort = 0;
+  readonly encrypted = false;
+  readonly readable = false;
+  readonly writable = false;
+  destroyed = false;
+
+  constructor(readonly localPort: number) {
+    super();
+  }
+
+  destroy(): this {
+    this.destroyed = true;
+    return this;
+  }
+
+  setTimeout(): this {
+    return this;
+  }
+
+  resume(): this {
+    return this;
+  }
+
+  pause(): this {
+    return this;
+  }
+}
+
+// The 504 the proxy sends for a service too slow to answer. The service may still answer later: its
+// writes to this response are dropped then, as they would be on a connection the proxy had given up.
+function answerTimedOut(res: ServerResponse, path: string): void {
+  const problem = upstreamTimeout();
+  res.writeHead(504, { 'content-type': PROBLEM_CONTENT_TYPE });
+  res.end(JSON.stringify(problem.toBody(path)));
+  res.writeHead = () => res;
+  res.setHeader = () => res;
+  res.write = () => true;
+  res.end = () => res;
+}
