@@ -96,15 +96,8 @@ class HandOffSocket extends EventEmitter {
     return this;
   }
 
+  // request.setTimeout(): no connection to time out (the gateway's upstream timeout bounds the answer)
   setTimeout(): this {
-    return this;
-  }
-
-  resume(): this {
-    return this;
-  }
-
-  pause(): this {
     return this;
   }
 }
