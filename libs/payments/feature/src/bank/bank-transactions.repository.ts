@@ -99,10 +99,11 @@ function insertParams(c: BankTransactionEntity): unknown[] {
 }
 
 // The same values by column name, as jsonb_populate_recordset reads a row.
+const INSERT_COLUMN_NAMES = INSERT_COLUMNS.split(',').map((name) => name.trim());
+
 function insertRow(c: BankTransactionEntity): Record<string, unknown> {
-  const columns = INSERT_COLUMNS.split(',').map((name) => name.trim());
   const values = insertParams(c);
-  return Object.fromEntries(columns.map((name, i) => [name, values[i] ?? null]));
+  return Object.fromEntries(INSERT_COLUMN_NAMES.map((name, i) => [name, values[i] ?? null]));
 }
 
 // A reference read with a credit, and what settling the credit against it needs.
