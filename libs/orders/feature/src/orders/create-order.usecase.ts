@@ -76,9 +76,10 @@ export class CreateOrderUseCase {
 
   // The hot path (no Idempotency-Key, so nothing to store): the KYC check against the local
   // projection, the order, its first history row and its order.created event in ONE statement, so
-  // one round trip and still all-or-nothing (shared with the orders created beside it under load). Only when the statement wrote nothing does it find out
-  // why: a KYC user the projection does not know yet or not eligible (assertApproved asks the KYC
-  // service or throws the 422), or a taken reference (drawn again).
+  // one round trip and still all-or-nothing (shared with the orders created beside it under load).
+  // Only when the statement wrote nothing does it find out why: a KYC user the projection does not
+  // know yet or not eligible (assertApproved asks the KYC service or throws the 422), or a taken
+  // reference (drawn again).
   private async createInOneStatement(
     cmd: CreateOrderCommand,
     amount: string,
