@@ -14,7 +14,13 @@ export interface Row {
   baselineLabel?: string;
   higherIsBetter?: boolean; // decides how the ratio reads
   note?: string;
+  target?: Target; // the performance issue's mark for this figure (docs/performance.md), if it has one
 }
+
+// A figure's mark: its ratio to the baseline, how far it may be over the baseline (in the row's unit:
+// P2's floor + 100 ms), or the value itself.
+export type Target =
+  { ratioAtLeast: number } | { ratioAtMost: number } | { overBaselineAtMost: number } | { atMost: number };
 
 export interface BenchContext {
   opts: BenchOptions;
@@ -131,3 +137,15 @@ export const ratioOf = (row: Row): number | undefined =>
   row.baseline === undefined || row.baseline === 0 || !Number.isFinite(row.value)
     ? undefined
     : row.value / row.baseline;
+
+// Whether the row meets its target: undefined without a target or without the figures it needs.
+export function targetMet(row: Row): boolean | undefined {
+  const t = row.target;
+  if (!t || !Number.isFinite(row.value)) return undefined;
+  if ('atMost' in t) return row.value <= t.atMost;
+  if ('overBaselineAtMost' in t)
+    return row.baseline === undefined ? undefined : row.value <= row.baseline + t.overBaselineAtMost;
+  const ratio = ratioOf(row);
+  if (ratio === undefined) return undefined;
+  return 'ratioAtLeast' in t ? ratio >= t.ratioAtLeast : ratio <= t.ratioAtMost;
+}

@@ -16,7 +16,7 @@ import { findRepoRoot } from '@onramp/platform-infra';
 
 import { BenchContext, Row } from './bench-context';
 import { BenchOptions, parseBenchOptions, ProbeId } from './bench-options';
-import { formatTable } from './bench-table';
+import { formatTable, formatTargets } from './bench-table';
 import { stopReceivers } from './bench-merchant';
 import { Child, forkScript, treeRssMb } from './child-process';
 import { calibrateCpu, CpuCalibration, formatCalibration } from './cpu-calibration';
@@ -151,6 +151,8 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
         unit: 's',
         value: platform.ms / 1000,
         note: appsOnly(platform),
+        // embedded only: a distributed start waits for Kafka and a process per app
+        target: opts.distributed ? undefined : { atMost: 5 },
       },
       { probe: 'P6', metric: 'idle RSS, node processes', unit: 'MB', value: idleRss },
       ...(rssUnderLoad === undefined
@@ -170,10 +172,10 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-  const table = formatTable(rows);
+  const table = formatTable(rows, !opts.smoke);
   const speed = `${cpuBefore.bestMs.toFixed(0)} / ${cpuAfter.bestMs.toFixed(0)} ms per ${cpuBefore.hashes.toLocaleString('en-US')} sha256`;
   process.stdout.write(
-    `\nbench (${mode}${opts.smoke ? ', smoke' : ''}), load average ${load}, machine speed before / after ${speed}\n${table}\n`,
+    `\nbench (${mode}${opts.smoke ? ', smoke' : ''}), load average ${load}, machine speed before / after ${speed}\n${table}\n${opts.smoke ? 'targets: not judged in a smoke run' : formatTargets(rows)}\n`,
   );
   if (counted.length)
     process.stdout.write(

@@ -100,6 +100,7 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
       baselineLabel: label,
       higherIsBetter: true,
       note: platform.errors ? `${platform.errors} errors` : undefined,
+      target: { ratioAtLeast: 0.5 },
     },
     {
       probe: 'P1',
@@ -116,6 +117,7 @@ export async function probeOrderCreation(ctx: BenchContext): Promise<Row[]> {
       value: platform.p99,
       baseline: baseline.p99,
       baselineLabel: label,
+      target: { ratioAtMost: 3 },
     },
   ];
 }

@@ -89,6 +89,7 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
         baseline: floor.p50,
         baselineLabel: label,
         note,
+        target: { overBaselineAtMost: 100 },
       },
       {
         probe: 'P2',
@@ -97,6 +98,7 @@ export async function probeCreditToWebhook(ctx: BenchContext): Promise<P2Result>
         value: lat.p99,
         baseline: floor.p99,
         baselineLabel: label,
+        target: { overBaselineAtMost: 400 },
       },
       {
         probe: 'P2',

@@ -75,6 +75,7 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
       baselineLabel: 'one raw signer, pipelined',
       higherIsBetter: true,
       note: [one.note, one.stage, raw.note].filter(Boolean).join('; '),
+      target: { ratioAtLeast: 0.5 },
     },
   ];
   if (!oneDrain) return rows;
@@ -93,8 +94,8 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
   const keys = FURTHER_SIGNER_ACCOUNTS.map(anvilDevKey);
   await fundWithUsdc(ctx.platform.env, keys, USDC_PER_SIGNER);
   let processes = 1;
-  for (const target of SIGNER_STEPS) {
-    for (; processes < target; processes++) {
+  for (const signers of SIGNER_STEPS) {
+    for (; processes < signers; processes++) {
       const instance = String(processes + 1);
       ctx.log(`P3: starting chain-settlement-${instance} with a signer of its own`);
       await ctx.startApp('chain-settlement', instance, {
@@ -107,22 +108,24 @@ export async function probePayoutBurst(ctx: BenchContext): Promise<Row[]> {
     // with has paid P2's and P3's thousands. One drain of their own first, not counted.
     const warmCount = ctx.size(WARM_UP_DRAIN, 0);
     if (warmCount > 0) {
-      const warm = await burst(ctx, warmCount, target, { drain: true });
-      ctx.log(`P3: warm-up drain, ${target} signers: ${warm.perSecond.toFixed(0)} payouts/s (not counted)`);
+      const warm = await burst(ctx, warmCount, signers, { drain: true });
+      ctx.log(`P3: warm-up drain, ${signers} signers: ${warm.perSecond.toFixed(0)} payouts/s (not counted)`);
     }
-    const n = await burst(ctx, count, target);
-    const drained = await burst(ctx, drainCount, target, { drain: true });
+    const n = await burst(ctx, count, signers);
+    const drained = await burst(ctx, drainCount, signers, { drain: true });
     rows.push({
       probe: 'P3',
-      metric: `burst of ${count}: payouts/s (${target} signers)`,
+      metric: `burst of ${count}: payouts/s (${signers} signers)`,
       unit: '/s',
       value: n.perSecond,
       baseline: one.perSecond,
       baselineLabel: 'the same burst, 1 signer',
       higherIsBetter: true,
       note: [n.note, n.stage].filter(Boolean).join('; '),
+      // the issue's curve: 2 signers at least 1.6 times one (4 signers has no mark of its own)
+      target: signers === 2 ? { ratioAtLeast: 1.6 } : undefined,
     });
-    rows.push(drainRow(target, drained, oneDrain.perSecond));
+    rows.push(drainRow(signers, drained, oneDrain.perSecond));
   }
   return rows;
 }

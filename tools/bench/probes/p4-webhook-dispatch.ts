@@ -125,6 +125,7 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       baseline: direct.perSecond,
       baselineLabel: `direct POSTs, ${concurrency} conns, own process`,
       higherIsBetter: true,
+      target: { ratioAtLeast: 0.5 },
       note:
         [
           note,
@@ -142,6 +143,8 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       baseline: healthy,
       baselineLabel: 'same, no endpoint hanging',
       higherIsBetter: true,
+      // slowed by less than 10 %
+      target: { ratioAtLeast: 0.9 },
       note: `median of ${ratios.length} pairs: ${ratios.map((r) => `x${r.toFixed(2)}`).join(' ')}`,
     },
   ];

@@ -61,6 +61,7 @@ export async function probeOutboxRelay(ctx: BenchContext): Promise<Row[]> {
       baseline: median.raw,
       baselineLabel: ctx.opts.distributed ? 'raw kafkajs producer' : 'raw publish to the embedded log',
       higherIsBetter: true,
+      target: { ratioAtLeast: 0.8 },
       note:
         `${median.total.toFixed(0)}/s from commit to the last batch out; median of ${pairs.length} pairs: ` +
         pairs.map((p) => `x${p.ratio.toFixed(2)}`).join(' '),
