@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
-import { webhookHeaders } from '@onramp/webhooks-domain';
+import { signingKeysOf, webhookHeaders } from '@onramp/webhooks-domain';
 import { WEBHOOK_IN_FLIGHT_DEFAULTS } from '@onramp/webhooks-feature';
 
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
@@ -185,7 +185,7 @@ async function releaseHanging(ctx: BenchContext, hanging: BenchMerchant): Promis
 // the dispatcher's work, not the wire's.
 function deliveryShapedHeaders(): Record<string, string> {
   const { 'Content-Type': _type, ...rest } = webhookHeaders({
-    secret: 'whsec_bench',
+    keys: signingKeysOf('whsec_bench'),
     eventId: randomUUID(),
     body: webhookBody(randomUUID(), randomUUID()),
     timestampSeconds: Math.floor(Date.now() / 1000),

@@ -1,9 +1,9 @@
-import { signBody, standardSignature } from './webhook-signature';
+import { bodySignature, SigningKeys, standardSignatureWith } from './webhook-signature';
 
 export const WEBHOOK_USER_AGENT = 'onramp-webhooks/1';
 
 export interface WebhookHeadersInput {
-  secret: string;
+  keys: SigningKeys; // signingKeysOf(the endpoint's secret)
   eventId: string; // stable across retries so receivers can dedupe
   body: string;
   timestampSeconds: number; // fresh per attempt so receivers can reject replays
@@ -11,7 +11,7 @@ export interface WebhookHeadersInput {
 
 // Every header of one delivery attempt (docs/api.md, Webhooks).
 export function webhookHeaders({
-  secret,
+  keys,
   eventId,
   body,
   timestampSeconds,
@@ -20,11 +20,15 @@ export function webhookHeaders({
   return {
     'Content-Type': 'application/json',
     'User-Agent': WEBHOOK_USER_AGENT,
-    'X-Webhook-Signature': signBody(secret, body),
+    'X-Webhook-Signature': bodySignature(keys.body, body),
     'X-Webhook-Id': eventId,
     'X-Webhook-Timestamp': timestamp,
     'webhook-id': eventId,
     'webhook-timestamp': timestamp,
-    'webhook-signature': standardSignature({ secret, id: eventId, timestamp: timestampSeconds, body }),
+    'webhook-signature': standardSignatureWith(keys.standard, {
+      id: eventId,
+      timestamp: timestampSeconds,
+      body,
+    }),
   };
 }

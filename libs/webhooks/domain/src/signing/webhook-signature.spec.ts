@@ -2,7 +2,13 @@ import { createHmac } from 'node:crypto';
 
 import { webhookHeaders, WEBHOOK_USER_AGENT } from './webhook-headers';
 import { generateWebhookSecret, standardSigningKey } from './webhook-secret';
-import { signBody, standardSignature, verifySignature, verifyStandardSignature } from './webhook-signature';
+import {
+  signBody,
+  signingKeysOf,
+  standardSignature,
+  verifySignature,
+  verifyStandardSignature,
+} from './webhook-signature';
 
 // Fixed key bytes so expectations are computed independently of the code under test.
 const KEY = Buffer.from('000102030405060708090a0b0c0d0e0f1011121314151617', 'hex');
@@ -100,7 +106,12 @@ describe('Standard Webhooks signature', () => {
 
 describe('webhookHeaders', () => {
   it('carries both signature schemes, the stable event id and the attempt timestamp', () => {
-    const h = webhookHeaders({ secret: SECRET, eventId: 'evt-1', body: BODY, timestampSeconds: 1700000000 });
+    const h = webhookHeaders({
+      keys: signingKeysOf(SECRET),
+      eventId: 'evt-1',
+      body: BODY,
+      timestampSeconds: 1700000000,
+    });
     expect(h).toEqual({
       'Content-Type': 'application/json',
       'User-Agent': WEBHOOK_USER_AGENT,
@@ -117,5 +128,21 @@ describe('webhookHeaders', () => {
       }),
     });
     expect(WEBHOOK_USER_AGENT).toBe('onramp-webhooks/1');
+  });
+
+  it('signs with keys derived once as with the secret itself, for any body', () => {
+    const keys = signingKeysOf(SECRET);
+    expect(keys.standard).toEqual(KEY);
+    for (const body of ['', BODY, Buffer.from(BODY), 'x'.repeat(300)]) {
+      const h = webhookHeaders({ keys, eventId: 'evt-2', body: body.toString(), timestampSeconds: 1 });
+      expect(h['X-Webhook-Signature']).toBe(signBody(SECRET, body));
+      expect(h['webhook-signature']).toBe(
+        standardSignature({ secret: SECRET, id: 'evt-2', timestamp: 1, body }),
+      );
+    }
+  });
+
+  it('refuses to derive keys from a secret that is not whsec_ base64', () => {
+    expect(() => signingKeysOf('not-a-secret')).toThrow('whsec_');
   });
 });

@@ -8,10 +8,26 @@ export type BodyBytes = string | Uint8Array;
 const update = (mac: Hmac, body: BodyBytes): Hmac =>
   typeof body === 'string' ? mac.update(body, 'utf8') : mac.update(body);
 
+// The two HMAC keys of a secret: the UTF-8 bytes of the whole string (X-Webhook-Signature) and the
+// decoded part after "whsec_" (Standard Webhooks). Derived once per secret by whoever signs many
+// deliveries with it: decoding them again for every delivery was a fifth of the signing's own work.
+export interface SigningKeys {
+  body: Buffer;
+  standard: Buffer;
+}
+
+export function signingKeysOf(secret: string): SigningKeys {
+  return { body: Buffer.from(secret, 'utf8'), standard: standardSigningKey(secret) };
+}
+
 // X-Webhook-Signature: lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the UTF-8 bytes of
 // the whole secret string as the merchant received it ("whsec_..." included).
 export function signBody(secret: string, body: BodyBytes): string {
-  return update(createHmac('sha256', Buffer.from(secret, 'utf8')), body).digest('hex');
+  return bodySignature(Buffer.from(secret, 'utf8'), body);
+}
+
+export function bodySignature(key: Buffer, body: BodyBytes): string {
+  return update(createHmac('sha256', key), body).digest('hex');
 }
 
 function equalBytes(a: Buffer, b: Buffer): boolean {
@@ -33,7 +49,14 @@ export interface StandardSignatureInput {
 
 // Standard Webhooks: base64 HMAC-SHA256 of "<id>.<timestamp>.<body>", keyed with the decoded secret.
 export function standardSignature({ secret, id, timestamp, body }: StandardSignatureInput): string {
-  const mac = createHmac('sha256', standardSigningKey(secret));
+  return standardSignatureWith(standardSigningKey(secret), { id, timestamp, body });
+}
+
+export function standardSignatureWith(
+  key: Buffer,
+  { id, timestamp, body }: Omit<StandardSignatureInput, 'secret'>,
+): string {
+  const mac = createHmac('sha256', key);
   mac.update(`${id}.${timestamp}.`, 'utf8');
   update(mac, body);
   return `v1,${mac.digest('base64')}`;

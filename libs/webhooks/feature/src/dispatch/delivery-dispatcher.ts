@@ -11,7 +11,7 @@ import {
 import { DataSource } from 'typeorm';
 
 import { WakeOrPoll } from '@onramp/messaging';
-import { webhookHeaders } from '@onramp/webhooks-domain';
+import { SigningKeys, signingKeysOf, webhookHeaders } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from '../deliveries/webhook-deliveries.repository';
@@ -42,7 +42,7 @@ const MAX_RECORD_ROWS = 512;
 // send limit's worth of claims wait in it: the claim's round trip is under way while they are sent.
 const LOW_WATER_SENDS = 2;
 
-// Opened signing secrets kept, one per merchant endpoint sending now.
+// Opened signing secrets' keys kept, one per merchant endpoint sending now.
 const MAX_OPEN_SECRETS = 1_000;
 
 // A place reserved for a delivery its handler inserts claimed (reserveHandOff).
@@ -84,7 +84,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private finished: Finished[] = []; // sent, not yet recorded: their deliveries are still leased
   private readonly shutdown = new AbortController();
   private readonly loop: WakeOrPoll;
-  private readonly secrets = new Map<string, string>(); // sealed -> opened signing secret
+  private readonly secrets = new Map<string, SigningKeys>(); // sealed -> the opened secret's keys
   private started = false; // the loop runs: handed-off claims are sent
   // What the next round claims for. A claim is wanted when something may be due that no lane holds: a
   // delivery committed without a hand-off, a registration or redelivery (nudge), a lane running low
@@ -351,26 +351,27 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   // Opened once per sealed secret, not per send (an AES-GCM open each time had cost more than the
-  // signing). Keyed by the sealed value, so a rotated secret or key is opened afresh.
-  private openSecret(merchantId: string, sealed: string): string {
+  // signing), and its signing keys derived with it. Keyed by the sealed value, so a rotated secret or
+  // key is opened afresh.
+  private openSecret(merchantId: string, sealed: string): SigningKeys {
     const key = `${merchantId} ${sealed}`;
-    let secret = this.secrets.get(key);
-    if (secret === undefined) {
-      secret = this.cipher.open(merchantId, sealed);
+    let keys = this.secrets.get(key);
+    if (keys === undefined) {
+      keys = signingKeysOf(this.cipher.open(merchantId, sealed));
       if (this.secrets.size >= MAX_OPEN_SECRETS) this.secrets.clear();
-      this.secrets.set(key, secret);
+      this.secrets.set(key, keys);
     }
-    return secret;
+    return keys;
   }
 
   private async deliver(claim: ClaimedDelivery, openedBody?: string): Promise<SendResult | undefined> {
     let result: SendResult;
-    let secret: string | undefined;
+    let keys: SigningKeys | undefined;
     let body: string | undefined = openedBody;
     try {
-      secret = this.openSecret(claim.merchantId, claim.secretEnc);
+      keys = this.openSecret(claim.merchantId, claim.secretEnc);
     } catch {
-      secret = undefined;
+      keys = undefined;
     }
     if (body === undefined) {
       try {
@@ -379,19 +380,19 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         body = undefined;
       }
     }
-    if (secret === undefined || body === undefined) {
+    if (keys === undefined || body === undefined) {
       // Wrong or rotated encryption key: visible in the log, retried, eventually dead.
       result = {
         statusCode: null,
         retryAfter: null,
         error:
-          secret === undefined ? 'signing secret cannot be decrypted' : 'delivery body cannot be decrypted',
+          keys === undefined ? 'signing secret cannot be decrypted' : 'delivery body cannot be decrypted',
         durationMs: 0,
       };
     } else {
       // Signed over the plaintext: the bytes the merchant receives.
       const headers = webhookHeaders({
-        secret,
+        keys,
         eventId: claim.eventId,
         body,
         timestampSeconds: Math.floor(Date.now() / 1000),

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { notFound, unprocessable } from '@onramp/http';
-import { webhookHeaders } from '@onramp/webhooks-domain';
+import { signingKeysOf, webhookHeaders } from '@onramp/webhooks-domain';
 
 import { WEBHOOK_CONFIG, WebhookDispatchConfig } from '../config';
 import { WebhookSender } from '../dispatch/webhook-sender';
@@ -51,7 +51,7 @@ export class WebhookToolsUseCase {
       timestamp: new Date().toISOString(),
     });
     const headers = webhookHeaders({
-      secret,
+      keys: signingKeysOf(secret),
       eventId,
       body,
       timestampSeconds: Math.floor(Date.now() / 1000),
