@@ -6,7 +6,11 @@ function heldWriter() {
   const writer: GatheredWriter<string, string> = {
     one: (item) =>
       new Promise((resolve, reject) =>
-        calls.push({ kind: 'one', items: [item], finish: (err) => (err ? reject(err) : resolve(`${item}!`)) }),
+        calls.push({
+          kind: 'one',
+          items: [item],
+          finish: (err) => (err ? reject(err) : resolve(`${item}!`)),
+        }),
       ),
     many: (items) =>
       new Promise((resolve, reject) =>
@@ -24,6 +28,18 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 const shape = (calls: ReturnType<typeof heldWriter>['calls']) => calls.map((c) => [c.kind, c.items]);
 
 describe('GatheredWrites', () => {
+  it('gathers what arrives while one write runs into the next, one write at a time by default', async () => {
+    const { calls, writer } = heldWriter();
+    const writes = new GatheredWrites(writer);
+    const answers = ['a', 'b', 'c'].map((i) => writes.write(i));
+    expect(shape(calls)).toEqual([['one', ['a']]]);
+    calls[0]?.finish();
+    await settle();
+    expect(shape(calls).slice(1)).toEqual([['many', ['b', 'c']]]);
+    calls[1]?.finish();
+    await expect(Promise.all(answers)).resolves.toEqual(['a!', 'b!', 'c!']);
+  });
+
   it('writes an item that finds nothing in flight at once, alone', async () => {
     const { calls, writer } = heldWriter();
     const answer = new GatheredWrites(writer).write('a');
@@ -34,7 +50,7 @@ describe('GatheredWrites', () => {
 
   it('puts the items that arrive while two writes run into one', async () => {
     const { calls, writer } = heldWriter();
-    const writes = new GatheredWrites(writer);
+    const writes = new GatheredWrites(writer, { maxInFlight: 2 });
     const answers = ['a', 'b', 'c', 'd', 'e'].map((i) => writes.write(i));
     expect(shape(calls)).toEqual([
       ['one', ['a']],
@@ -50,7 +66,7 @@ describe('GatheredWrites', () => {
 
   it('writes each item of a failed shared write again on its own, each with its own outcome', async () => {
     const { calls, writer } = heldWriter();
-    const writes = new GatheredWrites(writer);
+    const writes = new GatheredWrites(writer, { maxInFlight: 2 });
     const answers = ['a', 'b', 'c', 'd'].map((i) => writes.write(i));
     calls[0]?.finish();
     calls[1]?.finish();
@@ -70,7 +86,7 @@ describe('GatheredWrites', () => {
   it('keeps items that share a key apart, the later one first in line for the next write', async () => {
     const { calls, writer } = heldWriter();
     // an item's keys: its letters
-    const writes = new GatheredWrites(writer, { maxInFlight: 1, keysOf: (item) => item.split('') });
+    const writes = new GatheredWrites(writer, { keysOf: (item) => item.split('') });
     const answers = ['a', 'xy', 'yz', 'b', 'z', 'c'].map((i) => writes.write(i));
     expect(shape(calls)).toEqual([['one', ['a']]]);
     calls[0]?.finish();
@@ -85,7 +101,7 @@ describe('GatheredWrites', () => {
 
   it('takes at most maxBatch items a write', async () => {
     const { calls, writer } = heldWriter();
-    const writes = new GatheredWrites(writer, { maxInFlight: 1, maxBatch: 2 });
+    const writes = new GatheredWrites(writer, { maxBatch: 2 });
     const answers = ['a', 'b', 'c', 'd'].map((i) => writes.write(i));
     calls[0]?.finish();
     await settle();

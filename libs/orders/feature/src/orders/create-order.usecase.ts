@@ -30,9 +30,7 @@ export interface CreateOrderCommand {
 export class CreateOrderUseCase {
   // New orders written together when they arrive together (GatheredWrites): each still checked and
   // inserted on its own terms by insertCreatedIfEligibleMany. One write at a time: an order that finds
-  // one under way waits for it (a round trip) and goes with the others that gathered meanwhile. With
-  // two at a time, P1 wrote 0.35 statements an order against 0.19, and spent more of the platform's
-  // CPU and more time per order (docs/performance-journal.md, 2026-12-02).
+  // one under way waits for it (a round trip) and goes with the others that gathered meanwhile.
   private readonly created: GatheredWrites<{ order: OrderEntity; event: OutboxInsert }, CreatedOrderAnswer>;
 
   constructor(
@@ -44,13 +42,10 @@ export class CreateOrderUseCase {
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
   ) {
-    this.created = new GatheredWrites(
-      {
-        one: ({ order, event }) => orders.insertCreatedIfEligible(dataSource.manager, order, event),
-        many: (items) => orders.insertCreatedIfEligibleMany(dataSource.manager, items),
-      },
-      { maxInFlight: 1 },
-    );
+    this.created = new GatheredWrites({
+      one: ({ order, event }) => orders.insertCreatedIfEligible(dataSource.manager, order, event),
+      many: (items) => orders.insertCreatedIfEligibleMany(dataSource.manager, items),
+    });
   }
 
   async execute(cmd: CreateOrderCommand): Promise<StoredResponse> {
