@@ -65,10 +65,9 @@ export function handOff(request: FastifyRequest, reply: FastifyReply, to: HandOf
 
   const timer = setTimeout(() => {
     if (res.headersSent || res.destroyed) return;
-    log.warn(
-      `${to.upstream}: 504 for ${request.method} ${request.url.split('?')[0]} (no answer in ${to.upstreamTimeoutMs} ms)`,
-    );
-    answerTimedOut(res, request.url.split('?')[0]);
+    const path = request.url.split('?')[0];
+    log.warn(`${to.upstream}: 504 for ${request.method} ${path} (no answer in ${to.upstreamTimeoutMs} ms)`);
+    answerTimedOut(res, path);
   }, to.upstreamTimeoutMs);
   res.once('close', () => clearTimeout(timer));
   to.server.emit('request', upstreamRequest, res);
