@@ -287,6 +287,35 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
     });
   });
 
+  // Statistics taken during a backlog (most rows pending) had given the claim's update a hash join
+  // over the whole table: every claim read every row, however few it took.
+  it('reaches the rows it takes by primary key whatever the statistics say', async () => {
+    const shops = [await merchant(), await merchant(), await merchant(), await merchant()];
+    try {
+      for (const shop of shops) await queue(shop, 1000);
+      await db.query('ANALYZE webhooks.deliveries');
+      await db.transaction(async (tx) => {
+        const scans = async (): Promise<number> =>
+          (
+            await tx.query(
+              `SELECT seq_scan::int AS n FROM pg_stat_xact_user_tables WHERE relid = 'webhooks.deliveries'::regclass`,
+            )
+          )[0].n;
+        const before = await scans();
+        const claims = await repo.claimDue(tx, {
+          limit: 167,
+          perMerchant: 128,
+          inFlight: { merchantIds: shops, counts: shops.map(() => 47) },
+          leaseMs: 40_000,
+        });
+        expect(claims.filter((c) => shops.includes(c.merchantId))).toHaveLength(167);
+        expect(await scans()).toBe(before);
+      });
+    } finally {
+      await db.query(`DELETE FROM webhooks.deliveries WHERE merchant_id = ANY($1)`, [shops]); // not left due
+    }
+  });
+
   it('hands unsent claims back, due at once, unless claimed again meanwhile', async () => {
     const current = await delivery('PENDING', 1);
     const reclaimed = await delivery('PENDING', 2);
