@@ -17,7 +17,7 @@ const PAIRS = 3;
 // P4: the dispatcher alone. Deliveries are queued straight into the webhook service's table (as its
 // event handler would), for four healthy merchants; after a first such round that is not counted,
 // deliveries/s until all arrived (the median of the rounds), against the same load loop posting the
-// same bodies straight at the same receivers. Then rounds while a fifth merchant's endpoint hangs
+// same bodies straight at the same receivers (the median of slices, one after each round). Then rounds while a fifth merchant's endpoint hangs
 // with as many deliveries queued, each between two without: the healthy ones' slowdown.
 export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   const perMerchant = ctx.size(1000, 10);
@@ -34,47 +34,6 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   // webhook dispatch, session of 2026-11-23 night). A full run has warmed it with P2 and P3 already.
   const warm = await deliver(ctx, merchants, perMerchant);
   ctx.log(`P4: warm-up ${warm.toFixed(0)} deliveries/s (not counted)`);
-  // Nor before Postgres has done the vacuuming and flushing their writes left it.
-  ctx.log(`P4: ${await settleDatabase(ctx)}`);
-
-  const counts = await ctx.countWindow('P4', `${HEALTHY} healthy merchants`, 'delivery');
-  // The receivers answer in this process: its CPU is the merchants' side, the same in the baseline.
-  const receivers = { 'bench (receivers)': process.pid };
-  const cpuBefore = cpuSnapshot(ctx.hostPid, receivers);
-  const first = await deliver(ctx, merchants, perMerchant);
-  if (ctx.opts.countStatements) await waitQuiet(ctx); // the last deliveries' bookkeeping
-  const cpuAfter = cpuSnapshot(ctx.hostPid, receivers);
-  await counts.end(perMerchant * HEALTHY);
-  ctx.log(`P4: ${first.toFixed(0)} deliveries/s for ${HEALTHY} healthy merchants`);
-  // Including the rows' queueing and the last recordings (ticks of 10 ms, so a rough figure).
-  ctx.log(
-    `P4: CPU per delivery (ms, from the queueing to the last arrival): ${formatCpuPerItem(cpuBefore, cpuAfter, perMerchant * HEALTHY)}`,
-  );
-
-  // The slowdown, in pairs of rounds: one while the fifth endpoint hangs, then one without. A round
-  // lasts a second or two, about what one stall of a busy 2-core machine costs, so a single pair
-  // moved between x0.3 and x1.8 from run to run whatever the code (docs/performance-journal.md, session of
-  // 2026-11-28); the median of the pairs' ratios is what the row reports, every pair in its note.
-  // Every round starts as the first did, from a settled database: the rounds last about a second, and
-  // a round begun while Postgres still vacuumed what the bench itself had just written (the hanging
-  // merchant's rows given up) ran 20-30 % slower than one begun after a pause.
-  const alone = [first];
-  const hung: number[] = [];
-  for (let pair = 0; pair < ctx.size(PAIRS, 1); pair++) {
-    await settleDatabase(ctx);
-    await hangEndpoint(ctx, hanging, perMerchant);
-    hung.push(await deliver(ctx, merchants, perMerchant));
-    const held = hanging.receiver.log.filter((d) => d.answered === 'hung' && d.closedAt === undefined).length;
-    ctx.log(`P4: ${hung[pair].toFixed(0)} deliveries/s while one endpoint hangs (${held} requests held)`);
-    await releaseHanging(ctx, hanging);
-    await settleDatabase(ctx);
-    alone.push(await deliver(ctx, merchants, perMerchant));
-    ctx.log(`P4: ${alone[pair + 1].toFixed(0)} deliveries/s, no endpoint hanging`);
-  }
-  // each hanging round against the mean of the rounds without a hanging endpoint on either side of it
-  const ratios = hung.map((h, i) => h / ((alone[i] + alone[i + 1]) / 2));
-  const slowdown = median(ratios);
-  const healthy = median(alone);
 
   const concurrency =
     HEALTHY *
@@ -82,37 +41,104 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   const load = {
     urls: merchants.map((m) => m.receiverUrl),
     concurrency,
-    durationMs: ctx.size(5000, 1000),
     expectStatus: 200,
     headers: deliveryShapedHeaders(),
   };
   const bodies = merchants.map((m) => webhookBody(m.merchantId, '{uuid}'));
-  // The baseline: a load tool of its own process, as the dispatcher is (load-tool.ts says why).
+  // The baseline: a load tool of its own process, as the dispatcher is (load-tool.ts says why), run
+  // for a slice after each round without a hanging endpoint, from a settled database like the round.
+  // One 5 s run after all the rounds had moved between 9,000 and 17,500 /s from run to run while the
+  // rounds moved far less: the machine's pace drifts within a minute, and a baseline taken beside
+  // each round drifts with it (docs/performance-journal.md, 2026-12-02 morning).
   const tool = await forkScript<{ type: 'ready' }>('load-tool.ts', [], {
     logFile: join(ctx.logDir, 'load-tool.log'),
   });
-  let direct: LoadResult;
-  try {
-    const roles = { ...receivers, 'load tool': tool.proc.pid ?? -1 };
-    const before = cpuSnapshot(ctx.hostPid, roles);
+  const receivers = { 'bench (receivers)': process.pid };
+  const slices: LoadResult[] = [];
+  let directCpu = '';
+  const direct = async (durationMs: number): Promise<LoadResult> => {
     const answer = await tool.call<{ id: number; result?: LoadResult; error?: string }>({
       type: 'load',
       ...load,
+      durationMs,
       bodies,
     });
     if (!answer.result) throw new Error(`P4 load tool: ${answer.error}`);
-    direct = answer.result;
-    const requests = Math.max(1, Math.round(direct.perSecond * (load.durationMs / 1000)));
+    return answer.result;
+  };
+  const slice = async (): Promise<void> => {
+    await settleDatabase(ctx);
+    const roles = { ...receivers, 'load tool': tool.proc.pid ?? -1 };
+    const before = cpuSnapshot(ctx.hostPid, roles);
+    const durationMs = ctx.size(1500, 500);
+    const result = await direct(durationMs);
+    if (slices.length === 0) {
+      const requests = Math.max(1, Math.round(result.perSecond * (durationMs / 1000)));
+      directCpu = formatCpuPerItem(before, cpuSnapshot(ctx.hostPid, roles), requests);
+    }
+    slices.push(result);
+    ctx.log(`P4: ${result.perSecond.toFixed(0)} direct POSTs/s (baseline slice ${slices.length})`);
+  };
+  let healthy: number;
+  let ratios: number[];
+  try {
+    // The tool's first requests run cold, as the dispatcher's first round did: not counted either.
+    await direct(ctx.size(1000, 200));
+    // Nor before Postgres has done the vacuuming and flushing their writes left it.
+    ctx.log(`P4: ${await settleDatabase(ctx)}`);
+
+    const counts = await ctx.countWindow('P4', `${HEALTHY} healthy merchants`, 'delivery');
+    // The receivers answer in this process: its CPU is the merchants' side, the same in the baseline.
+    const cpuBefore = cpuSnapshot(ctx.hostPid, receivers);
+    const first = await deliver(ctx, merchants, perMerchant);
+    if (ctx.opts.countStatements) await waitQuiet(ctx); // the last deliveries' bookkeeping
+    const cpuAfter = cpuSnapshot(ctx.hostPid, receivers);
+    await counts.end(perMerchant * HEALTHY);
+    ctx.log(`P4: ${first.toFixed(0)} deliveries/s for ${HEALTHY} healthy merchants`);
+    // Including the rows' queueing and the last recordings (ticks of 10 ms, so a rough figure).
     ctx.log(
-      `P4: CPU per direct POST (ms): ${formatCpuPerItem(before, cpuSnapshot(ctx.hostPid, roles), requests)}`,
+      `P4: CPU per delivery (ms, from the queueing to the last arrival): ${formatCpuPerItem(cpuBefore, cpuAfter, perMerchant * HEALTHY)}`,
     );
+    await slice();
+
+    // The slowdown, in pairs of rounds: one while the fifth endpoint hangs, then one without. A round
+    // lasts a second or two, about what one stall of a busy 2-core machine costs, so a single pair
+    // moved between x0.3 and x1.8 from run to run whatever the code (docs/performance-journal.md, session of
+    // 2026-11-28); the median of the pairs' ratios is what the row reports, every pair in its note.
+    // Every round starts as the first did, from a settled database: the rounds last about a second, and
+    // a round begun while Postgres still vacuumed what the bench itself had just written (the hanging
+    // merchant's rows given up) ran 20-30 % slower than one begun after a pause.
+    const alone = [first];
+    const hung: number[] = [];
+    for (let pair = 0; pair < ctx.size(PAIRS, 1); pair++) {
+      await settleDatabase(ctx);
+      await hangEndpoint(ctx, hanging, perMerchant);
+      hung.push(await deliver(ctx, merchants, perMerchant));
+      const held = hanging.receiver.log.filter(
+        (d) => d.answered === 'hung' && d.closedAt === undefined,
+      ).length;
+      ctx.log(`P4: ${hung[pair].toFixed(0)} deliveries/s while one endpoint hangs (${held} requests held)`);
+      await releaseHanging(ctx, hanging);
+      await settleDatabase(ctx);
+      alone.push(await deliver(ctx, merchants, perMerchant));
+      ctx.log(`P4: ${alone[pair + 1].toFixed(0)} deliveries/s, no endpoint hanging`);
+      await slice();
+    }
+    // each hanging round against the mean of the rounds without a hanging endpoint on either side of it
+    ratios = hung.map((h, i) => h / ((alone[i] + alone[i + 1]) / 2));
+    healthy = median(alone);
   } finally {
     await tool.stop();
   }
+  const slowdown = median(ratios);
+  const baseline = median(slices.map((r) => r.perSecond));
+  ctx.log(`P4: CPU per direct POST (ms, first slice): ${directCpu}`);
+
   // The same loop in the bench's own event loop, beside its receivers: reported in the note only.
   let turn = 0;
   const inProcess = await runLoad({
     ...load,
+    durationMs: ctx.size(5000, 1000),
     url: load.urls[0],
     body: () => bodies[turn++ % HEALTHY].replace('{uuid}', randomUUID()),
   });
@@ -122,14 +148,14 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       metric: 'webhook deliveries/s',
       unit: '/s',
       value: healthy,
-      baseline: direct.perSecond,
+      baseline,
       baselineLabel: `direct POSTs, ${concurrency} conns, own process`,
       higherIsBetter: true,
       target: { ratioAtLeast: 0.5 },
       note:
         [
           note,
-          alone.length > 1 ? `median of ${alone.length} rounds` : undefined,
+          `median of ${slices.length} rounds, each followed by a baseline slice`,
           `the loop inside the receivers' process: ${inProcess.perSecond.toFixed(0)} /s`,
         ]
           .filter(Boolean)
