@@ -9,6 +9,7 @@ import { BenchMerchant, openMerchant } from '../bench-merchant';
 import { forkScript } from '../child-process';
 import { cpuSnapshot, formatCpuPerItem } from '../process-cpu';
 import { LoadResult, runLoad } from '../load-loop';
+import type { LoadRequest } from '../load-tool';
 import { median, sleep } from '../stats';
 
 const HEALTHY = 4;
@@ -17,8 +18,9 @@ const PAIRS = 3;
 // P4: the dispatcher alone. Deliveries are queued straight into the webhook service's table (as its
 // event handler would), for four healthy merchants; after a first such round that is not counted,
 // deliveries/s until all arrived (the median of the rounds), against the same load loop posting the
-// same bodies straight at the same receivers (the median of slices, one after each round). Then rounds while a fifth merchant's endpoint hangs
-// with as many deliveries queued, each between two without: the healthy ones' slowdown.
+// same bodies straight at the same receivers (the median of slices, one after each round). Then
+// rounds while a fifth merchant's endpoint hangs with as many deliveries queued, each between two
+// without: the healthy ones' slowdown.
 export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   const perMerchant = ctx.size(1000, 10);
   const merchants: BenchMerchant[] = [];
@@ -50,45 +52,17 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   // One 5 s run after all the rounds had moved between 9,000 and 17,500 /s from run to run while the
   // rounds moved far less: the machine's pace drifts within a minute, and a baseline taken beside
   // each round drifts with it (docs/performance-journal.md, 2026-12-02 morning).
-  const tool = await forkScript<{ type: 'ready' }>('load-tool.ts', [], {
-    logFile: join(ctx.logDir, 'load-tool.log'),
-  });
+  const direct = await openDirectBaseline(ctx, { ...load, bodies });
+  // The receivers answer in this process: its CPU is the merchants' side, the same in the baseline.
   const receivers = { 'bench (receivers)': process.pid };
-  const slices: LoadResult[] = [];
-  let directCpu = '';
-  const direct = async (durationMs: number): Promise<LoadResult> => {
-    const answer = await tool.call<{ id: number; result?: LoadResult; error?: string }>({
-      type: 'load',
-      ...load,
-      durationMs,
-      bodies,
-    });
-    if (!answer.result) throw new Error(`P4 load tool: ${answer.error}`);
-    return answer.result;
-  };
-  const slice = async (): Promise<void> => {
-    await settleDatabase(ctx);
-    const roles = { ...receivers, 'load tool': tool.proc.pid ?? -1 };
-    const before = cpuSnapshot(ctx.hostPid, roles);
-    const durationMs = ctx.size(1500, 500);
-    const result = await direct(durationMs);
-    if (slices.length === 0) {
-      const requests = Math.max(1, Math.round(result.perSecond * (durationMs / 1000)));
-      directCpu = formatCpuPerItem(before, cpuSnapshot(ctx.hostPid, roles), requests);
-    }
-    slices.push(result);
-    ctx.log(`P4: ${result.perSecond.toFixed(0)} direct POSTs/s (baseline slice ${slices.length})`);
-  };
   let healthy: number;
   let ratios: number[];
   try {
-    // The tool's first requests run cold, as the dispatcher's first round did: not counted either.
-    await direct(ctx.size(1000, 200));
+    await direct.warmUp();
     // Nor before Postgres has done the vacuuming and flushing their writes left it.
     ctx.log(`P4: ${await settleDatabase(ctx)}`);
 
     const counts = await ctx.countWindow('P4', `${HEALTHY} healthy merchants`, 'delivery');
-    // The receivers answer in this process: its CPU is the merchants' side, the same in the baseline.
     const cpuBefore = cpuSnapshot(ctx.hostPid, receivers);
     const first = await deliver(ctx, merchants, perMerchant);
     if (ctx.opts.countStatements) await waitQuiet(ctx); // the last deliveries' bookkeeping
@@ -99,7 +73,7 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
     ctx.log(
       `P4: CPU per delivery (ms, from the queueing to the last arrival): ${formatCpuPerItem(cpuBefore, cpuAfter, perMerchant * HEALTHY)}`,
     );
-    await slice();
+    await direct.slice();
 
     // The slowdown, in pairs of rounds: one while the fifth endpoint hangs, then one without. A round
     // lasts a second or two, about what one stall of a busy 2-core machine costs, so a single pair
@@ -122,17 +96,16 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       await settleDatabase(ctx);
       alone.push(await deliver(ctx, merchants, perMerchant));
       ctx.log(`P4: ${alone[pair + 1].toFixed(0)} deliveries/s, no endpoint hanging`);
-      await slice();
+      await direct.slice();
     }
     // each hanging round against the mean of the rounds without a hanging endpoint on either side of it
     ratios = hung.map((h, i) => h / ((alone[i] + alone[i + 1]) / 2));
     healthy = median(alone);
   } finally {
-    await tool.stop();
+    await direct.stop();
   }
   const slowdown = median(ratios);
-  const baseline = median(slices.map((r) => r.perSecond));
-  ctx.log(`P4: CPU per direct POST (ms, first slice): ${directCpu}`);
+  const baseline = median(direct.slices.map((r) => r.perSecond));
 
   // The same loop in the bench's own event loop, beside its receivers: reported in the note only.
   let turn = 0;
@@ -155,7 +128,7 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       note:
         [
           note,
-          `median of ${slices.length} rounds, each followed by a baseline slice`,
+          `median of ${direct.slices.length} rounds, each followed by a baseline slice`,
           `the loop inside the receivers' process: ${inProcess.perSecond.toFixed(0)} /s`,
         ]
           .filter(Boolean)
@@ -174,6 +147,49 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       note: `median of ${ratios.length} pairs: ${ratios.map((r) => `x${r.toFixed(2)}`).join(' ')}`,
     },
   ];
+}
+
+// The direct POSTs of the baseline, from a load tool of its own process kept for the whole probe:
+// a first run not counted (its first requests run cold, as the dispatcher's first round did), then a
+// slice of 1.5 s whenever asked, each from a settled database, the first one's CPU per POST logged.
+async function openDirectBaseline(
+  ctx: BenchContext,
+  load: Pick<LoadRequest, 'urls' | 'concurrency' | 'expectStatus' | 'headers' | 'bodies'>,
+): Promise<{ slices: LoadResult[]; warmUp(): Promise<void>; slice(): Promise<void>; stop(): Promise<void> }> {
+  const tool = await forkScript<{ type: 'ready' }>('load-tool.ts', [], {
+    logFile: join(ctx.logDir, 'load-tool.log'),
+  });
+  const run = async (durationMs: number): Promise<LoadResult> => {
+    const answer = await tool.call<{ id: number; result?: LoadResult; error?: string }>({
+      type: 'load',
+      ...load,
+      durationMs,
+    });
+    if (!answer.result) throw new Error(`P4 load tool: ${answer.error}`);
+    return answer.result;
+  };
+  const slices: LoadResult[] = [];
+  return {
+    slices,
+    warmUp: async () => {
+      await run(ctx.size(1000, 200));
+    },
+    slice: async () => {
+      await settleDatabase(ctx);
+      const roles = { 'bench (receivers)': process.pid, 'load tool': tool.proc.pid ?? -1 };
+      const before = cpuSnapshot(ctx.hostPid, roles);
+      const durationMs = ctx.size(1500, 500);
+      const result = await run(durationMs);
+      if (slices.length === 0) {
+        const requests = Math.max(1, Math.round(result.perSecond * (durationMs / 1000)));
+        const cpu = formatCpuPerItem(before, cpuSnapshot(ctx.hostPid, roles), requests);
+        ctx.log(`P4: CPU per direct POST (ms): ${cpu}`);
+      }
+      slices.push(result);
+      ctx.log(`P4: ${result.perSecond.toFixed(0)} direct POSTs/s (baseline slice ${slices.length})`);
+    },
+    stop: () => tool.stop(),
+  };
 }
 
 // The fifth merchant's endpoint takes requests and never answers, and it has as many deliveries
