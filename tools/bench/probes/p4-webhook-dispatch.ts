@@ -52,7 +52,9 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   // One 5 s run after all the rounds had moved between 9,000 and 17,500 /s from run to run while the
   // rounds moved far less: the machine's pace drifts within a minute, and a baseline taken beside
   // each round drifts with it (docs/performance-journal.md, 2026-12-02 morning).
-  const direct = await openDirectBaseline(ctx, { ...load, bodies });
+  const direct = await openDirectBaseline(ctx, { ...load, bodies }, () => {
+    for (const m of merchants) m.receiver.forget();
+  });
   // The receivers answer in this process: its CPU is the merchants' side, the same in the baseline.
   const receivers = { 'bench (receivers)': process.pid };
   let healthy: number;
@@ -152,9 +154,12 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
 // The direct POSTs of the baseline, from a load tool of its own process kept for the whole probe:
 // a first run not counted (its first requests run cold, as the dispatcher's first round did), then a
 // slice of 1.5 s whenever asked, each from a settled database, the first one's CPU per POST logged.
+// After each run the receivers forget what they logged of it (`forget`): the next round would
+// otherwise run beside a heap grown by some 20,000 entries a slice.
 async function openDirectBaseline(
   ctx: BenchContext,
   load: Pick<LoadRequest, 'urls' | 'concurrency' | 'expectStatus' | 'headers' | 'bodies'>,
+  forget: () => void,
 ): Promise<{ slices: LoadResult[]; warmUp(): Promise<void>; slice(): Promise<void>; stop(): Promise<void> }> {
   const tool = await forkScript<{ type: 'ready' }>('load-tool.ts', [], {
     logFile: join(ctx.logDir, 'load-tool.log'),
@@ -165,6 +170,7 @@ async function openDirectBaseline(
       ...load,
       durationMs,
     });
+    forget();
     if (!answer.result) throw new Error(`P4 load tool: ${answer.error}`);
     return answer.result;
   };
