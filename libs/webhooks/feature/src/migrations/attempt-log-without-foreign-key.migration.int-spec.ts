@@ -1,17 +1,10 @@
 import { DataSource } from 'typeorm';
 
-import { ensureSchema, serviceDataSourceOptions } from '@onramp/persistence';
-import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
-
-import { WEBHOOKS_SCHEMA } from '../config';
-import { SERVICE_DATABASE } from '../database';
+import { migratedUpTo } from '../testing/migrated-up-to';
 
 // The attempt log loses its foreign key (a trigger's lookup per logged attempt), and gets it back
 // going down.
 describe('migration AttemptLogWithoutForeignKey1767226400000 (integration)', () => {
-  const name = 'AttemptLogWithoutForeignKey1767226400000';
-  const all = SERVICE_DATABASE.migrations as Array<new () => { name?: string }>;
-  const upTo = all.slice(0, all.findIndex((m) => new m().name === name) + 1);
   let ds: DataSource | undefined;
 
   afterAll(async () => {
@@ -19,14 +12,7 @@ describe('migration AttemptLogWithoutForeignKey1767226400000 (integration)', () 
   });
 
   it('drops the foreign key, and goes down and up again', async () => {
-    expect(upTo.length).toBeGreaterThan(1);
-    const url = await createDatabase(loadInfraConfig().databaseUrl as string);
-    await ensureSchema(url, WEBHOOKS_SCHEMA);
-    ds = new DataSource(
-      serviceDataSourceOptions({ url, schema: WEBHOOKS_SCHEMA, entities: [], migrations: upTo }),
-    );
-    await ds.initialize();
-    await ds.runMigrations();
+    ds = await migratedUpTo('AttemptLogWithoutForeignKey1767226400000');
     const foreignKeys = async (): Promise<number> =>
       (
         await ds!.query(

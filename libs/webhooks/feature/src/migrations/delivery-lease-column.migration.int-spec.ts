@@ -1,16 +1,10 @@
 import { DataSource } from 'typeorm';
 
-import { ensureSchema, serviceDataSourceOptions } from '@onramp/persistence';
-import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
-
-import { WEBHOOKS_SCHEMA } from '../config';
-import { SERVICE_DATABASE } from '../database';
+import { migratedUpTo } from '../testing/migrated-up-to';
 
 // The lease moves to a column of its own and back: going down, a delivery in flight keeps its lease
 // in next_attempt_at, where the code before this migration reads it.
 describe('migration DeliveryLeaseColumn1767226300000 (integration)', () => {
-  const all = SERVICE_DATABASE.migrations as Array<new () => { name?: string }>;
-  const upTo = all.slice(0, all.findIndex((m) => new m().name === 'DeliveryLeaseColumn1767226300000') + 1);
   let ds: DataSource | undefined;
 
   afterAll(async () => {
@@ -18,14 +12,7 @@ describe('migration DeliveryLeaseColumn1767226300000 (integration)', () => {
   });
 
   it('adds lease_until with room for HOT updates, and goes down and up again', async () => {
-    expect(upTo.length).toBeGreaterThan(1);
-    const url = await createDatabase(loadInfraConfig().databaseUrl as string);
-    await ensureSchema(url, WEBHOOKS_SCHEMA);
-    ds = new DataSource(
-      serviceDataSourceOptions({ url, schema: WEBHOOKS_SCHEMA, entities: [], migrations: upTo }),
-    );
-    await ds.initialize();
-    await ds.runMigrations();
+    ds = await migratedUpTo('DeliveryLeaseColumn1767226300000');
     const options = async () =>
       ((await ds!.query(`SELECT reloptions FROM pg_class WHERE oid = 'webhooks.deliveries'::regclass`))[0]
         .reloptions ?? []) as string[];
