@@ -165,6 +165,24 @@ describe.each([
     expect(seen.length).toBe(before);
   });
 
+  it('refuses a path that climbs out of its route, and hands a plain one over with its query as sent', async () => {
+    const before = seen.length;
+    for (const path of [
+      '/orders/..%2fauth/token',
+      '/orders/..%2F..%2Fmerchant/webhook',
+      '/orders/..%5cauth',
+    ]) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+    expect(seen.length).toBe(before);
+
+    const plain = '/orders/plain-path.v2?limit=5&x=%20y&z=..%2f';
+    expect((await fetch(`${base}${plain}`)).status).toBe(200);
+    expect(seenFor('plain-path').map((s) => s.url)).toEqual([plain]);
+  });
+
   it('answers 413 problem+json to a 2 MB body, without forwarding it or resetting the connection', async () => {
     const before = seen.length;
     const big = Buffer.alloc(2 * 1024 * 1024, 0x61);
