@@ -107,4 +107,21 @@ describe('HTTP metrics', () => {
     expect(res.body).not.toContain('/orders/1');
     await app.close();
   });
+
+  it('times a request in seconds, from its arrival to its answer', async () => {
+    const registry = new MetricsRegistry();
+    const app = Fastify();
+    installHttpMetrics(app, 'orders', registry);
+    registerMetricsRoute(app, registry);
+    app.get('/slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      return {};
+    });
+    await app.inject({ method: 'GET', url: '/slow' });
+    const body = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    const sum = Number(/http_request_duration_seconds_sum\{[^}]*route="\/slow"\} (\S+)/.exec(body)?.[1]);
+    expect(sum).toBeGreaterThanOrEqual(0.11);
+    expect(sum).toBeLessThan(5);
+    await app.close();
+  });
 });
