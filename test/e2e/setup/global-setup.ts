@@ -37,6 +37,17 @@ export default async function globalSetup(): Promise<void> {
       AUTH_TOKEN_TTL_SECONDS: String(E2E_TOKEN_TTL_SECONDS),
       LOG_LEVEL: 'info',
       WEBHOOK_RETRY_BASE_MS: '300',
+      // Embedded: the public limits off, so the gateway hands plain requests to the services before
+      // its router (proxy/early-handoff.ts) and the suite runs through that path; the distributed
+      // run keeps every limit on, as `npm start` does.
+      ...(mode === 'embedded'
+        ? {
+            RATE_LIMIT_PER_SECOND: '0',
+            RATE_LIMIT_PER_CLIENT_PER_SECOND: '0',
+            AUTH_TOKEN_RATE_LIMIT_PER_SECOND: '0',
+            AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+          }
+        : {}),
     },
   });
   globalThis.__ONRAMP_E2E__ = platform;

@@ -3,6 +3,7 @@
 export { GATEWAY_CONFIG, gatewayEnvSpec, loadGatewayConfig, loadGatewayRuntime } from './config';
 export type { GatewayConfig, GatewayRuntime, UpstreamName } from './config';
 export { OPENAPI_DOCS_DIR } from './docs/api-docs.routes';
+export { earlyHandOffs } from './proxy/early-handoff';
 export { InProcessUpstreams } from './proxy/in-process-upstreams';
 export { GatewayModule } from './gateway.module';
 export { isBlockedPath, ROUTE_TABLE } from './routes';

@@ -11,6 +11,7 @@ import { registerApiDocsRoutes } from './docs/api-docs.routes';
 import { installEdgeHooks } from './edge/edge-hooks';
 import { installRateLimit } from './edge/rate-limit';
 import { GatewayModule } from './gateway.module';
+import { EarlyRouteSpec, installEarlyHandOff } from './proxy/early-handoff';
 import { InProcessUpstreams } from './proxy/in-process-upstreams';
 import { hostConstraint, registerProxyRoutes } from './proxy/proxy-routes';
 import { ListenerName, routesFor } from './routes';
@@ -36,22 +37,27 @@ export async function createListener(
     trustProxy: (address) => config.trustedProxies.has(address),
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const accessLog = config.runtime.logging.level === 'debug';
   installEdgeHooks(fastify, {
     listener: spec.name,
     bodyLimit: config.bodyLimit,
-    accessLog: config.runtime.logging.level === 'debug',
+    accessLog,
   });
   // The admin listener is limited too (its own policy, failed credentials per address): anything
   // that reaches the loopback port must not guess the admin key at full speed.
   const isAdmin = spec.routeSets.every((set) => set.listener === 'admin');
-  installRateLimit(fastify, config.rateLimits, isAdmin ? 'admin' : 'public');
+  const limited = installRateLimit(fastify, config.rateLimits, isAdmin ? 'admin' : 'public');
   // The metrics of every listener of this process, readable on the loopback admin listener only.
   if (isAdmin) {
     registerMetricsRoute(fastify, metrics, config.runtime.metrics);
     registerAuditRoute(fastify, config, config.admin);
     registerApiDocsRoutes(fastify, 'admin');
   }
+  const early: EarlyRouteSpec[] = [];
   for (const set of spec.routeSets) {
+    if (set.listener !== 'admin')
+      for (const route of routesFor(set.listener, config))
+        early.push({ route, host: set.hostname ? hostConstraint(set.hostname) : undefined });
     await registerProxyRoutes(fastify, routesFor(set.listener, config), {
       connectTimeoutMs: config.connectTimeoutMs,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
@@ -69,5 +75,15 @@ export async function createListener(
       }
     }
   }
+  // Embedded mode: plain requests for the services of this process skip the gateway's Fastify pass
+  // (early-handoff.ts); the limits and the access log need that pass, so they keep it.
+  if (inProcess && !isAdmin && !limited && !accessLog)
+    installEarlyHandOff(fastify, early, {
+      service: `gateway-${spec.name}`,
+      bodyLimit: config.bodyLimit,
+      upstreamTimeoutMs: config.upstreamTimeoutMs,
+      trustedProxies: config.trustedProxies,
+      inProcess,
+    });
   return app;
 }

@@ -43,12 +43,13 @@ type WithReservations = FastifyRequest & { [RESERVED]?: string[] };
 // 429 problem+json with Retry-After before anything is proxied. `request.ip` is the client as
 // Fastify's trustProxy saw it: the peer, or the X-Forwarded-For hop just before the trusted proxies.
 // Routes are recognised on the normalised path, so encodings and dot segments escape nothing.
+// True when any limit is on (a hook was installed).
 export function installRateLimit(
   fastify: FastifyInstance,
   limits: RateLimits,
   listener: RateLimitedListener = 'public',
   now: () => number = Date.now,
-): void {
+): boolean {
   const client = new TokenBuckets(listener === 'admin' ? limits.admin : limits.client, now);
   const api = new TokenBuckets(limits.api, now);
   const token = new TokenBuckets(limits.token, now);
@@ -78,7 +79,7 @@ export function installRateLimit(
   }
 
   // Failed credentials are counted only when that limit is on.
-  if (!failures.enabled) return;
+  if (!failures.enabled) return client.enabled || second;
 
   if (listener === 'public') {
     // After the body is read: the merchant id may be in it.
@@ -102,6 +103,7 @@ export function installRateLimit(
     if (!failure) refundAll(request, failures);
     done();
   });
+  return true;
 }
 
 function reserve(request: FastifyRequest, failures: TokenBuckets, key: string): RateDecision {

@@ -42,13 +42,34 @@ export interface HandOff {
 // writes later goes nowhere. A service not in this process (stopped, or never here) is proxied as
 // before, so it is refused like any stopped service.
 export function handOff(request: FastifyRequest, reply: FastifyReply, to: HandOff): void {
+  const res = reply.raw;
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) res.setHeader(name, value as string | number | string[]);
+  void reply.hijack();
+  handOffRequest(
+    request.method,
+    request.url,
+    Buffer.isBuffer(request.body) ? request.body : undefined,
+    res,
+    to,
+  );
+}
+
+// The hand-off itself, for a request as the client sent it (`clientUrl`, for the log) whose body, if
+// any, has been read: the service answers on `res`, which carries the gateway's headers already.
+export function handOffRequest(
+  method: string,
+  clientUrl: string,
+  body: Buffer | undefined,
+  res: ServerResponse,
+  to: HandOff,
+): void {
   const upstreamRequest = new IncomingMessage(new HandOffSocket(to.port) as unknown as Socket);
-  upstreamRequest.method = request.method;
+  upstreamRequest.method = method;
   upstreamRequest.url = to.path;
   upstreamRequest.httpVersionMajor = 1;
   upstreamRequest.httpVersionMinor = 1;
   upstreamRequest.httpVersion = '1.1';
-  const body = Buffer.isBuffer(request.body) ? request.body : undefined;
   // copied name by name, not spread and deleted from (forwarded-headers.ts says why)
   const headers: IncomingHttpHeaders = {};
   for (const name of Object.keys(to.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = to.headers[name];
@@ -59,15 +80,10 @@ export function handOff(request: FastifyRequest, reply: FastifyReply, to: HandOf
   // As Node's parser marks a request read to its end: destroying it then is not an abort.
   upstreamRequest.complete = true;
 
-  const res = reply.raw;
-  for (const [name, value] of Object.entries(reply.getHeaders()))
-    if (value !== undefined) res.setHeader(name, value as string | number | string[]);
-  void reply.hijack();
-
   const timer = setTimeout(() => {
     if (res.headersSent || res.destroyed) return;
-    const path = request.url.split('?')[0];
-    log.warn(`${to.upstream}: 504 for ${request.method} ${path} (no answer in ${to.upstreamTimeoutMs} ms)`);
+    const path = clientUrl.split('?')[0];
+    log.warn(`${to.upstream}: 504 for ${method} ${path} (no answer in ${to.upstreamTimeoutMs} ms)`);
     answerTimedOut(res, path);
   }, to.upstreamTimeoutMs);
   res.once('close', () => clearTimeout(timer));

@@ -16,13 +16,21 @@ interface ResponseSeries {
 // create unbounded label values.
 export const UNMATCHED_ROUTE = 'unmatched';
 
+// Counts one answered request: its method, route template, status and time in seconds.
+export type HttpResponseRecorder = (
+  method: string,
+  route: string,
+  statusCode: number,
+  seconds: number,
+) => void;
+
 // HTTP rate, errors and latency per route template (`/orders/:uuid/payment-details`, never the raw
-// path) of one service; `service` tells apps apart when several share a process.
-export function installHttpMetrics(
-  fastify: FastifyInstance,
+// path) of one service; `service` tells apps apart when several share a process. The gateway's
+// embedded hand-off (which answers outside Fastify's hooks) records through the same series.
+export function httpResponseRecorder(
   service: string,
   registry: MetricsRegistry = metrics,
-): void {
+): HttpResponseRecorder {
   const requests = registry.counter('http_requests_total', 'HTTP requests answered, by route and status.');
   const errors = registry.counter('http_request_errors_total', 'HTTP requests answered with a 5xx status.');
   const duration = registry.histogram(
@@ -32,7 +40,7 @@ export function installHttpMetrics(
   // The series of each method, route and status, kept once seen: a response then counts without
   // building and sorting its label set (routes are templates and statuses few, so this stays small).
   const seriesOf = new Map<string, ResponseSeries>();
-  const series = (method: string, route: string, statusCode: number): ResponseSeries => {
+  return (method, route, statusCode, seconds) => {
     const key = `${method} ${statusCode} ${route}`;
     let found = seriesOf.get(key);
     if (!found) {
@@ -45,16 +53,28 @@ export function installHttpMetrics(
       };
       seriesOf.set(key, found);
     }
-    return found;
+    found.requests.inc();
+    found.errors?.inc();
+    found.duration.observe(seconds);
   };
+}
+
+export function installHttpMetrics(
+  fastify: FastifyInstance,
+  service: string,
+  registry: MetricsRegistry = metrics,
+): void {
+  const record = httpResponseRecorder(service, registry);
   // Fastify times every reply itself, from routing to the response's 'finish' (`reply.elapsedTime`,
   // in ms): a start time of our own per request (a WeakMap entry and a BigInt) was the same work twice.
   // A callback hook, not an async one: no promise per request.
   fastify.addHook('onResponse', (request, reply, done) => {
-    const of = series(request.method, request.routeOptions?.url ?? UNMATCHED_ROUTE, reply.statusCode);
-    of.requests.inc();
-    of.errors?.inc();
-    of.duration.observe(reply.elapsedTime / 1000);
+    record(
+      request.method,
+      request.routeOptions?.url ?? UNMATCHED_ROUTE,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 }
