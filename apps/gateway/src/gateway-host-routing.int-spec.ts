@@ -10,6 +10,7 @@ import {
 } from '@onramp/gateway-feature';
 
 import { portOf, Seen, startUpstream, stopUpstream, urlOf } from './testing/fake-upstream';
+import { RATE_LIMITS_OFF } from './testing/rate-limits-off';
 
 // Over TCP as deployed, and as embedded mode with the limits off hands plain requests over before
 // the router (early-handoff.ts), which must pick by Host as the router does.
@@ -37,14 +38,7 @@ describe.each([{ early: false }, { early: true }])(
           GATEWAY_HOST_ROUTING: 'true',
           BASE_HOSTNAME: 'api.onramp.test',
           KYC_HOSTNAME: 'kyc.onramp.test',
-          ...(early
-            ? {
-                RATE_LIMIT_PER_SECOND: '0',
-                RATE_LIMIT_PER_CLIENT_PER_SECOND: '0',
-                AUTH_TOKEN_RATE_LIMIT_PER_SECOND: '0',
-                AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
-              }
-            : {}),
+          ...(early ? RATE_LIMITS_OFF : {}),
         }),
         early ? { inProcessUpstreams: inProcess } : {},
       );

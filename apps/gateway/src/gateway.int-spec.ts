@@ -24,6 +24,7 @@ import {
   unusedPort,
   urlOf,
 } from './testing/fake-upstream';
+import { RATE_LIMITS_OFF } from './testing/rate-limits-off';
 
 // Three times: as deployed (each upstream over TCP), as embedded mode runs it (the upstreams' servers
 // in this process, handed each request in memory), and so with the rate limits off, where a plain
@@ -73,14 +74,7 @@ describe.each([
         UPSTREAM_TIMEOUT_MS: '2500',
         ADMIN_API_KEY: 'k',
         OPERATOR_KEYS: `reader:read:${createHash('sha256').update('reader-key').digest('hex')}`,
-        ...(early
-          ? {
-              RATE_LIMIT_PER_SECOND: '0',
-              RATE_LIMIT_PER_CLIENT_PER_SECOND: '0',
-              AUTH_TOKEN_RATE_LIMIT_PER_SECOND: '0',
-              AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
-            }
-          : {}),
+        ...(early ? RATE_LIMITS_OFF : {}),
       });
       let inProcessUpstreams: InProcessUpstreams | undefined;
       if (inProcess) {
