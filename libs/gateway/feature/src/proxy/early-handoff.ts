@@ -1,16 +1,15 @@
 import { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { TLSSocket } from 'node:tls';
 
 import { FastifyInstance } from 'fastify';
 
 import { withLogContext } from '@onramp/logging';
-import { httpResponseRecorder, startHttpServerSpan, traceHeaders } from '@onramp/observability';
+import { httpResponseRecorder, startHttpServerSpan } from '@onramp/observability';
 
 import { requestIdFor } from '../edge/request-id';
 import { TrustedProxies } from '../edge/trusted-proxies';
 import { isBlockedPath } from '../routes';
+import { clientUpstreamHeaders } from './client-upstream-headers';
 import { EarlyRoute, EarlyRouteSpec, earlyBodyOf, earlyRoutesOf, matchEarlyRoute } from './early-request';
-import { forwardedHeaders } from './forwarded-headers';
 import { handOffRequest } from './in-process-handoff';
 import { InProcessUpstreams } from './in-process-upstreams';
 import { plainUpstreamPath } from './plain-upstream-path';
@@ -93,16 +92,7 @@ function handOffEarly(
 
   const requestId = requestIdFor(req.headers['x-request-id']);
   const span = startHttpServerSpan(opts.service, method, req.headers);
-  const remoteAddress = req.socket.remoteAddress;
-  const headers = {
-    ...forwardedHeaders(
-      req.headers,
-      { remoteAddress, encrypted: req.socket instanceof TLSSocket, host: req.headers.host, requestId },
-      opts.trustedProxies.has(remoteAddress),
-    ),
-    // The service continues the gateway's span: one trace from the edge to the events.
-    ...traceHeaders(span.ctx),
-  };
+  const headers = clientUpstreamHeaders(req, req.headers, requestId, span.ctx, opts.trustedProxies);
   res.setHeader('x-request-id', requestId);
   res.once('close', () => {
     record(method, label, res.statusCode, (performance.now() - started) / 1000);

@@ -1,17 +1,16 @@
 import { IncomingHttpHeaders, Server } from 'node:http';
-import { TLSSocket } from 'node:tls';
 
 import proxy from '@fastify/http-proxy';
 import { Logger } from '@nestjs/common';
 import { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 
 import { sendProblem } from '@onramp/http';
-import { requestTraceContext, traceHeaders } from '@onramp/observability';
+import { requestTraceContext } from '@onramp/observability';
 
 import { AdminAuth, adminUpstreamHeaders, authenticateOperator } from '../admin/admin-auth';
 import { TrustedProxies } from '../edge/trusted-proxies';
 import { ResolvedRoute } from '../routes';
-import { forwardedHeaders } from './forwarded-headers';
+import { clientUpstreamHeaders } from './client-upstream-headers';
 import { handOff } from './in-process-handoff';
 import { InProcessUpstreams } from './in-process-upstreams';
 import { plainUpstreamPath } from './plain-upstream-path';
@@ -41,28 +40,21 @@ function upstreamPathOf(dest: string, upstreamUrl: string, clientUrl: string): s
   return url.pathname + (url.search || (query > 0 ? clientUrl.slice(query) : ''));
 }
 
-// The headers a service sees: the client's with the forwarded ones and the gateway's trace; an
-// operator's request also carries the admin credential bound to its path.
+// The headers a service sees (client-upstream-headers.ts); an operator's request also carries the
+// admin credential bound to its path.
 function upstreamHeaders(
   request: FastifyRequest,
   headers: IncomingHttpHeaders,
   opts: ProxyOptions,
   upstreamPath: string | undefined,
 ): IncomingHttpHeaders {
-  const forwarded = {
-    ...forwardedHeaders(
-      headers,
-      {
-        remoteAddress: request.raw.socket.remoteAddress,
-        encrypted: request.raw.socket instanceof TLSSocket,
-        host: request.headers.host,
-        requestId: String(request.headers['x-request-id']),
-      },
-      opts.trustedProxies.has(request.raw.socket.remoteAddress),
-    ),
-    // The service continues the gateway's span: one trace from the edge to the events.
-    ...traceHeaders(requestTraceContext(request)),
-  };
+  const forwarded = clientUpstreamHeaders(
+    request.raw,
+    headers,
+    String(request.headers['x-request-id']),
+    requestTraceContext(request),
+    opts.trustedProxies,
+  );
   return opts.admin && upstreamPath !== undefined
     ? adminUpstreamHeaders(forwarded, request, opts.admin, upstreamPath)
     : forwarded;

@@ -121,3 +121,5 @@ export async function inSpanFrom<T>(
 }
 
 export { SpanKind };
+// A trace context (a request's span, an event's trace), for apps that pass one on without OpenTelemetry.
+export type TraceContext = Context;
