@@ -2,9 +2,7 @@ import { Controller, Get, HttpCode, Module, Post, Query } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsIn, IsOptional } from 'class-validator';
 
-import { StoredResponse } from '@onramp/persistence';
-
-import { IdempotentInput, RepliesStoredResponse } from './idempotent-post';
+import { IdempotentInput, StoredReply, StoredResponseReply } from './idempotent-post';
 import { Paginated } from './paginated';
 import { Page, PaginationQuery } from './pagination';
 import { startConventionsTestApp } from './testing/conventions-test-app';
@@ -36,9 +34,8 @@ class NumbersController {
   // A first answer is a 201; its replay here says 200 to show the stored status wins.
   @Post('numbers')
   @HttpCode(201)
-  @RepliesStoredResponse()
-  create(@IdempotentInput() request: IdempotentInput): StoredResponse {
-    return { status: request.idempotencyKey === 'replay' ? 200 : 201, body: { seen: request } };
+  create(@IdempotentInput() request: IdempotentInput, @StoredReply() reply: StoredResponseReply): unknown {
+    return reply({ status: request.idempotencyKey === 'replay' ? 200 : 201, body: { seen: request } });
   }
 }
 
@@ -98,7 +95,7 @@ describe('@Paginated()', () => {
   });
 });
 
-describe('@RepliesStoredResponse() and @IdempotentInput()', () => {
+describe('@StoredReply() and @IdempotentInput()', () => {
   const post = (headers: Record<string, string> = {}) =>
     app.inject({
       method: 'POST',

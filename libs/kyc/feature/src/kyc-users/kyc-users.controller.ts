@@ -7,10 +7,10 @@ import {
   Page,
   Paginated,
   PaginationQuery,
-  RepliesStoredResponse,
+  StoredReply,
+  StoredResponseReply,
   uuidParam,
 } from '@onramp/http';
-import { StoredResponse } from '@onramp/persistence';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
 import { kycUserErased } from '../kyc-problem-types';
@@ -32,17 +32,17 @@ export class KycUsersController {
 
   @Post('add')
   @HttpCode(201)
-  @RepliesStoredResponse()
   @ApiAddKycUser()
   async add(
     @CurrentMerchant() merchantId: string,
     @Body() input: AddKycUserDto,
     @IdempotentInput() request: IdempotentInput,
-  ): Promise<StoredResponse> {
+    @StoredReply() reply: StoredResponseReply,
+  ): Promise<unknown> {
     const response = await this.addKycUser.execute({ merchantId, input, ...request });
     // the replay of a registration whose personal data an operator has since erased
     if (response.status === 410) throw kycUserErased();
-    return response;
+    return reply(response);
   }
 
   // Declared before ':uuid' so "get-all" is never read as a uuid.

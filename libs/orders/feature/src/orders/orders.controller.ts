@@ -9,10 +9,10 @@ import {
   Page,
   Paginated,
   PaginationQuery,
-  RepliesStoredResponse,
+  StoredReply,
+  StoredResponseReply,
   uuidParam,
 } from '@onramp/http';
-import { StoredResponse } from '@onramp/persistence';
 import { encodeQr, qrToSvg } from '@onramp/sepa';
 import { ApiMerchantAuth } from '@onramp/openapi';
 
@@ -34,14 +34,14 @@ export class OrdersController {
 
   @Post('create')
   @HttpCode(201)
-  @RepliesStoredResponse()
   @ApiCreateOrder()
-  create(
+  async create(
     @CurrentMerchant() merchantId: string,
     @Body() input: CreateOrderDto,
     @IdempotentInput() request: IdempotentInput,
-  ): Promise<StoredResponse> {
-    return this.createOrder.execute({ merchantId, input, ...request });
+    @StoredReply() reply: StoredResponseReply,
+  ): Promise<unknown> {
+    return reply(await this.createOrder.execute({ merchantId, input, ...request }));
   }
 
   @Get()
