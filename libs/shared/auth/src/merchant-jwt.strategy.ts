@@ -79,17 +79,24 @@ export class MerchantJwtStrategy extends PassportStrategy(Strategy, MERCHANT_JWT
     const token = bearerToken(req);
     const claims = token ? this.verified.get(token, (kid) => this.jwks.current(kid)) : undefined;
     if (!token || !claims) return super.authenticate(req, options);
-    this.validate(req, claims).then(
+    this.merchantOf(claims).then(
       (merchant) => (merchant ? this.success(merchant) : this.fail(401)),
       (err: unknown) => this.error(err as Error),
     );
   }
 
+  // passport-jwt's verify callback, once it checked the token's signature: a token it accepts is
+  // remembered (a cached one is not looked at again: its header was read when it entered).
   async validate(req: Request, payload: AccessTokenClaims): Promise<AuthenticatedMerchant | false> {
+    const merchant = await this.merchantOf(payload);
+    if (merchant) this.remember(bearerToken(req), payload);
+    return merchant;
+  }
+
+  private async merchantOf(payload: AccessTokenClaims): Promise<AuthenticatedMerchant | false> {
     if (accessTokenClaimsProblem(payload as unknown as Record<string, unknown>)) return false;
     const merchantId = payload.sub.toLowerCase();
     if (await this.revocations.isRevoked(merchantId, payload.ver)) return false;
-    this.remember(bearerToken(req), payload);
     return { merchantId };
   }
 
