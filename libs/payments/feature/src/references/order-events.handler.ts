@@ -19,6 +19,13 @@ import {
 
 type OrderCreated = EventEnvelope<'order.created', OrderCreatedV1>;
 
+// Nobody waits on a reference being opened or closed (a credit that comes first waits for its
+// order.created, as it would for one still in flight), so under load these events gather for up to
+// this long into one transaction: at 600-700 orders a second, batches of 8 instead of 5 and 0.12
+// statements an order instead of 0.4 (docs/performance-journal.md, 2026-12-02 evening). A quiet
+// consumer still opens a reference at once.
+const REFERENCE_EVENTS_MAY_WAIT_MS = 25;
+
 // Learns the references to expect from the orders service. Every handler is idempotent: the
 // consumer records the event id in the same transaction, and the writes themselves are upserts.
 @Injectable()
@@ -42,11 +49,15 @@ export class OrderEventsHandler implements OnModuleInit {
     this.consumer.on(Topics.OrderCreated, (event, manager) => this.onOrderCreated(event, manager), {
       locksFirst: (event) => [referenceLock(normalizeReference(event.data.reference))],
       prepareRun: (events, manager) => this.openRun(events, manager),
+      mayWaitMs: REFERENCE_EVENTS_MAY_WAIT_MS,
     });
     this.consumer.on(Topics.OrderCompleted, (event, manager) => this.closeReference(event, manager), {
       prepareRun: (events, manager) => this.closeRun(events, manager),
+      mayWaitMs: REFERENCE_EVENTS_MAY_WAIT_MS,
     });
-    this.consumer.on(Topics.OrderFailed, (event, manager) => this.closeReference(event, manager));
+    this.consumer.on(Topics.OrderFailed, (event, manager) => this.closeReference(event, manager), {
+      mayWaitMs: REFERENCE_EVENTS_MAY_WAIT_MS,
+    });
   }
 
   // Opens the reference, then settles any credit of that merchant that arrived before this event.

@@ -46,6 +46,9 @@ export type EventHandler<K extends EventType> = (
 export interface EventHandlerOptions<K extends EventType> {
   locksFirst?: (event: EventEnvelope<K, EventMap[K]>) => XactLock[];
   prepareRun?: RunPreparer<K>;
+  // Nobody waits on this handler (no reply, no next step of a payout): when the consumer is busy,
+  // its events may wait this long for others to share their transaction (SubscribeOptions.mayWaitMs).
+  mayWaitMs?: number;
 }
 
 // Called in a batch's transaction with each run of its new events of one type that follow each
@@ -95,6 +98,7 @@ export class EventConsumer {
   private readonly handlers = new Map<string, EventHandler<EventType>>();
   private readonly locksOf = new Map<string, (event: AnyEnvelope) => XactLock[]>();
   private readonly preparers = new Map<string, RunPreparer<EventType>>();
+  private readonly mayWait = new Map<string, number>();
   private readonly committedListeners: CommittedListener[] = [];
   // What handlers asked to run once their transaction ended, by the transaction's manager.
   private readonly endHooks = new WeakMap<EntityManager, TransactionEndHook[]>();
@@ -116,6 +120,7 @@ export class EventConsumer {
     this.handlers.set(type, handler as unknown as EventHandler<EventType>);
     if (options.locksFirst) this.locksOf.set(type, options.locksFirst as (event: AnyEnvelope) => XactLock[]);
     if (options.prepareRun) this.preparers.set(type, options.prepareRun as unknown as RunPreparer<EventType>);
+    if (options.mayWaitMs) this.mayWait.set(type, options.mayWaitMs);
   }
 
   // Wakes the stages that act on what handlers write (the outbox relay, a worker) right after the
@@ -151,6 +156,7 @@ export class EventConsumer {
       topics: [...this.handlers.keys()],
       handle: (record) => this.handle(record),
       handleBatch: (records) => this.handleBatch(records),
+      mayWaitMs: (topic) => this.mayWait.get(topic) ?? 0,
     });
   }
 

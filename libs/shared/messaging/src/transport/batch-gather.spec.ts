@@ -89,4 +89,43 @@ describe('BatchGather', () => {
     await Promise.all([first, gather.submit([rec(1, 1)])]);
     expect(calls).toEqual([['0:1'], ['1:1']]);
   });
+
+  describe('records that may wait for company (mayWaitMs)', () => {
+    const of = (topic: string, partition: number, offset: number): ConsumedRecord => ({
+      ...rec(partition, offset),
+      topic,
+    });
+    const mayWaitMs = (topic: string) => (topic === 'slow' ? 40 : 0);
+
+    it('hands one over at once on a quiet consumer', async () => {
+      const calls: number[] = [];
+      const gather = new BatchGather(async () => void calls.push(Date.now()), 100, { mayWaitMs });
+      const submitted = Date.now();
+      await gather.submit([of('slow', 0, 1)]);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]! - submitted).toBeLessThan(30);
+    });
+
+    it('gathers what comes within the wait after a call began into one call, not spread', async () => {
+      const calls: string[][] = [];
+      const gather = new BatchGather(async (rs) => void calls.push(ids(rs)), 100, { mayWaitMs });
+      await gather.submit([of('slow', 0, 1)]); // a call began now
+      const later = Array.from({ length: 24 }, (_, p) => gather.submit([of('slow', p + 1, 1)]));
+      await new Promise((r) => setTimeout(r, 10));
+      expect(calls).toHaveLength(1); // the 24 still wait for company
+      await Promise.all(later);
+      // one call: 24 records that may not wait would have gone in three, side by side
+      expect(calls.slice(1).map((c) => c.length)).toEqual([24]);
+    });
+
+    it('hands everything over at once when a record that may not wait arrives', async () => {
+      const calls: string[][] = [];
+      const gather = new BatchGather(async (rs) => void calls.push(ids(rs)), 100, { mayWaitMs });
+      await gather.submit([of('slow', 0, 1)]);
+      const started = Date.now();
+      await Promise.all([gather.submit([of('slow', 1, 1)]), gather.submit([of('fast', 2, 1)])]);
+      expect(Date.now() - started).toBeLessThan(30);
+      expect(calls.slice(1)).toEqual([['1:1', '2:1']]);
+    });
+  });
 });

@@ -19,6 +19,10 @@ export interface SubscribeOptions {
   // given, a transport hands them over in one call instead of one `handle` each (EventConsumer
   // handles them in one transaction). Only after it returned are their offsets committed.
   handleBatch?: (records: ConsumedRecord[]) => Promise<void>;
+  // How long a record of `topic` may wait, when the group is busy, for others to share its
+  // handleBatch call (fewer, larger transactions for events nobody waits on); 0: handed over at
+  // once. The embedded bus honours it; a Kafka fetch already brings what waited together.
+  mayWaitMs?: (topic: string) => number;
 }
 
 // A transport whose log lives in the same Postgres database as a service's outbox (the embedded bus)

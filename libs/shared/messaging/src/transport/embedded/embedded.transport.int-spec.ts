@@ -706,4 +706,57 @@ describe('EmbeddedTransport over real Postgres', () => {
       await ds.destroy();
     }
   });
+
+  it('lets events that may wait for company gather, when the group is busy, into one handleBatch call', async () => {
+    const SCHEMA = 'waittest';
+    const ds = await openOutboxSchema(SCHEMA, 1700000000007);
+    const bus = await transport();
+    const relay = new OutboxRelay(ds, bus, { schema: SCHEMA, idleDelayMs: 5000, batchSize: 100 });
+    const topic = 'test.may-wait';
+    const calls: Array<{ at: number; keys: string[] }> = [];
+    const move = async (key: string) => {
+      await ds.transaction((m) => insertOutboxRow(m, SCHEMA, { topic, key, envelope: { key, n: 0 } }));
+      expect(await relay.drainOnce(true)).toBe(1);
+    };
+    try {
+      await bus.subscribe({
+        groupId: `wait-${randomUUID()}`,
+        topics: [topic],
+        handle: async () => {
+          throw new Error('every record comes in a batch here');
+        },
+        handleBatch: async (records) => {
+          calls.push({ at: Date.now(), keys: records.map((r) => body(r).key) });
+        },
+        mayWaitMs: (t) => (t === topic ? 400 : 0),
+      });
+      await waitFor(() => bus.isConsuming(), { timeoutMs: 10_000, description: 'the group joined' });
+      await sleep(600); // each partition's first read done, and the group's first poll
+      const first = Date.now();
+      await move('a'); // a quiet group: handed over at once
+      await waitFor(() => calls.length === 1, { timeoutMs: 10_000, intervalMs: 5, description: 'a handed' });
+      expect(calls[0]!.at - first).toBeLessThan(300);
+      // three moves, each waking the group, on three partitions (a partition hands over one chunk at a time)
+      const used = new Set([partitionFor('a', PARTITIONS)]);
+      const later: string[] = [];
+      for (let i = 0; later.length < 3; i++) {
+        const key = `k${i}`;
+        if (used.has(partitionFor(key, PARTITIONS))) continue;
+        used.add(partitionFor(key, PARTITIONS));
+        later.push(key);
+      }
+      for (const key of later) await move(key);
+      await waitFor(() => calls.flatMap((c) => c.keys).length === 4, {
+        timeoutMs: 10_000,
+        intervalMs: 5,
+        description: 'all handed',
+      });
+      await sleep(100);
+      expect(calls.map((c) => [...c.keys].sort())).toEqual([['a'], later.sort()]);
+      expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(350);
+    } finally {
+      await relay.stop();
+      await ds.destroy();
+    }
+  });
 });

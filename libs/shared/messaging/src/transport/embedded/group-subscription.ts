@@ -43,7 +43,7 @@ export class GroupSubscription {
 
   constructor(private readonly opts: GroupSubscriptionOptions) {
     if (opts.handleBatch) {
-      const gather = new BatchGather(opts.handleBatch, opts.batchSize);
+      const gather = new BatchGather(opts.handleBatch, opts.batchSize, { mayWaitMs: opts.mayWaitMs });
       this.handleBatch = (records) => gather.submit(records);
     }
   }
