@@ -1,8 +1,6 @@
 import type { ConsumedRecord } from './event-transport';
 
 export interface BatchGatherOptions {
-  // Calls at once (side by side, each a transaction of its own). Four by default.
-  concurrency?: number;
   // How long a record of `topic` may wait for company (SubscribeOptions.mayWaitMs); 0 or none: it
   // is handed over at once.
   mayWaitMs?: (topic: string) => number;
@@ -31,15 +29,13 @@ export class BatchGather {
   private lastRunAt = 0;
   private readonly packs: Waiting[][] = [];
   private running = 0;
-  private readonly concurrency: number;
+  private readonly concurrency = 4; // calls at once, side by side, each a transaction of its own
 
   constructor(
     private readonly handle: (records: ConsumedRecord[]) => Promise<void>,
     private readonly maxRecords: number,
     private readonly opts: BatchGatherOptions = {},
-  ) {
-    this.concurrency = opts.concurrency ?? 4;
-  }
+  ) {}
 
   submit(records: ConsumedRecord[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
