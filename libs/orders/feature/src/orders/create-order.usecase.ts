@@ -18,6 +18,10 @@ import { CreatedOrderAnswer, OrdersRepository, OutboxInsert } from './orders.rep
 
 // 18 random symbols from 32: a collision is practically impossible, but it is handled anyway.
 const REFERENCE_ATTEMPTS = 5;
+// How long a new order's order.created may wait in the outbox for company (OutboxRelay.nudgeWithin):
+// its one consumer, payment-ingest's reference handler, gathers as long itself, and a credit that
+// arrives before it is handled waits for it, as it always could.
+const ORDER_CREATED_MAY_WAIT_MS = 25;
 
 export interface CreateOrderCommand {
   merchantId: string;
@@ -57,7 +61,7 @@ export class CreateOrderUseCase {
       cmd.idempotencyKey === undefined
         ? await this.createInOneStatement(cmd, amount.amount, recipientAddress)
         : await this.createIdempotent(cmd, amount.amount, recipientAddress);
-    this.relay.nudge();
+    this.relay.nudgeWithin(ORDER_CREATED_MAY_WAIT_MS);
     return response;
   }
 

@@ -156,6 +156,43 @@ describe('OutboxRelay (Kafka round)', () => {
     expect(told.slice(0, 4)).toEqual(['take 1 (BEGIN, lock)', 'send 1 (1..2)', 'ack 1', 'COMMIT']);
   });
 
+  it('nudgeWithin: one round for every nudge in its window, at its end; a nudge() meanwhile goes at once', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const batches: TransportRecord[][] = [];
+    const log: string[] = [];
+    // polls far apart: only nudges bring a round
+    const relay = new OutboxRelay(scripted(batches, log), transport(log), {
+      schema: 's',
+      batchSize: 4,
+      idleDelayMs: 60_000,
+      safetyNetMs: 60_000,
+    });
+    relay.start();
+    for (let i = 0; i < 100 && !log.includes('look'); i++) await sleep(5);
+    log.length = 0; // the first round's look at start
+
+    batches.push(batch(0, 3));
+    relay.nudgeWithin(200);
+    relay.nudgeWithin(200);
+    await sleep(30);
+    relay.nudgeWithin(200); // inside the first one's window: no round of its own
+    expect(log).toEqual([]);
+    for (let i = 0; i < 100 && !log.includes('COMMIT'); i++) await sleep(5);
+    expect(log).toEqual(['look', 'take 1 (BEGIN, lock)', 'send 1 (0..2)', 'ack 1', 'COMMIT']);
+
+    log.length = 0;
+    batches.push(batch(3, 1));
+    relay.nudgeWithin(400);
+    const nudgedAt = Date.now();
+    relay.nudge(); // someone waits on this one
+    for (let i = 0; i < 100 && !log.includes('COMMIT'); i++) await sleep(2);
+    expect(Date.now() - nudgedAt).toBeLessThan(400);
+    expect(log).toEqual(['look', 'take 2 (BEGIN, lock)', 'send 2 (3..3)', 'ack 2', 'COMMIT']);
+    await sleep(450); // the window's end brings no second round
+    expect(log).toHaveLength(5);
+    await relay.stop();
+  });
+
   it('refuses a bad batches-per-round', () => {
     expect(
       () => new OutboxRelay(scripted([], []), transport([]), { schema: 's', batchesPerRound: 0 }),

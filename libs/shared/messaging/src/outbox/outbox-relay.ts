@@ -58,6 +58,7 @@ export class OutboxRelay {
   private nudged = false; // nudge() since the last round began
   private recheck = false; // the last round expected rows and moved none
   private lastLookAt = 0; // when a round last asked the database (Date.now())
+  private soon?: ReturnType<typeof setTimeout>; // a nudgeWithin() waiting for its moment
   private readonly safetyNetMs: number;
 
   constructor(
@@ -152,11 +153,31 @@ export class OutboxRelay {
 
   // Called after a commit that appended to the outbox: the event goes out now, not at the next poll.
   nudge(): void {
+    this.clearSoon();
     this.nudged = true;
     this.loop.wake();
   }
 
+  // nudge() for an event nobody waits on: it goes out within `ms`, with whatever else was committed
+  // meanwhile, in one round. Order creation uses it: at 1,500 orders/s a round per commit was a
+  // third of the orders service's statements per order, for an event whose one consumer gathers 25 ms
+  // of them anyway. A nudge() meanwhile (an event someone waits on) takes it along at once.
+  nudgeWithin(ms: number): void {
+    if (this.soon) return; // the first one's moment comes sooner
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.nudge();
+    }, ms);
+  }
+
+  private clearSoon(): void {
+    if (!this.soon) return;
+    clearTimeout(this.soon);
+    this.soon = undefined;
+  }
+
   async stop(): Promise<void> {
+    this.clearSoon();
     this.unregisterMetrics?.();
     this.unregisterMetrics = undefined;
     await this.loop.stop();
