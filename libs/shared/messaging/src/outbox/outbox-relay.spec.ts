@@ -172,12 +172,12 @@ describe('OutboxRelay (Kafka round)', () => {
     log.length = 0; // the first round's look at start
 
     batches.push(batch(0, 3));
-    relay.nudgeWithin(200);
-    relay.nudgeWithin(200);
+    relay.nudgeWithin(600);
+    relay.nudgeWithin(600);
     await sleep(30);
-    relay.nudgeWithin(200); // inside the first one's window: no round of its own
+    relay.nudgeWithin(600); // inside the first one's window: no round of its own
     expect(log).toEqual([]);
-    for (let i = 0; i < 100 && !log.includes('COMMIT'); i++) await sleep(5);
+    for (let i = 0; i < 300 && !log.includes('COMMIT'); i++) await sleep(5);
     expect(log).toEqual(['look', 'take 1 (BEGIN, lock)', 'send 1 (0..2)', 'ack 1', 'COMMIT']);
 
     log.length = 0;
