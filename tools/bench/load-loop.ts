@@ -14,6 +14,7 @@ export interface LoadOptions {
 }
 
 export interface LoadResult extends Summary {
+  samples: number[]; // each answered request's latency (ms), to merge the summaries of several runs
   perSecond: number;
   errors: number;
   firstError?: string;
@@ -75,5 +76,11 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   await Promise.all(Array.from({ length: opts.concurrency }, () => worker()));
   const elapsed = (Date.now() - t0) / 1000;
   agent.destroy();
-  return { ...summarize(latencies), perSecond: latencies.length / elapsed, errors, firstError };
+  return {
+    ...summarize(latencies),
+    samples: latencies,
+    perSecond: latencies.length / elapsed,
+    errors,
+    firstError,
+  };
 }

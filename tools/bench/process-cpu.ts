@@ -83,12 +83,28 @@ export function cpuShares(before: CpuSnapshot, after: CpuSnapshot): Array<{ role
 // Milliseconds of CPU each role used per item (a delivery, a request) between two snapshots, busiest
 // first; roles under 0.005 ms are left out.
 export function formatCpuPerItem(before: CpuSnapshot, after: CpuSnapshot, items: number): string {
-  const perItem = [...roleTicks(before, after).entries()]
-    .map(([r, t]) => ({ role: r, ms: (t * (1000 / TICKS_PER_S)) / items }))
-    .filter((x) => x.ms >= 0.005)
-    .sort((a, b) => b.ms - a.ms);
-  const total = perItem.reduce((a, x) => a + x.ms, 0);
-  return [...perItem.map((x) => `${x.role} ${x.ms.toFixed(2)}`), `total ${total.toFixed(2)} ms`].join(', ');
+  const tally = new CpuTally();
+  tally.add(before, after);
+  return tally.perItem(items);
+}
+
+// CPU by role summed over several windows (a probe's slices, with other work between them), told
+// per item as formatCpuPerItem does.
+export class CpuTally {
+  private readonly ticks = new Map<string, number>();
+
+  add(before: CpuSnapshot, after: CpuSnapshot): void {
+    for (const [r, t] of roleTicks(before, after)) this.ticks.set(r, (this.ticks.get(r) ?? 0) + t);
+  }
+
+  perItem(items: number): string {
+    const perItem = [...this.ticks.entries()]
+      .map(([r, t]) => ({ role: r, ms: (t * (1000 / TICKS_PER_S)) / items }))
+      .filter((x) => x.ms >= 0.005)
+      .sort((a, b) => b.ms - a.ms);
+    const total = perItem.reduce((a, x) => a + x.ms, 0);
+    return [...perItem.map((x) => `${x.role} ${x.ms.toFixed(2)}`), `total ${total.toFixed(2)} ms`].join(', ');
+  }
 }
 
 export function formatCpu(shares: Array<{ role: string; percent: number }>): string {
