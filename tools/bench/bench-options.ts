@@ -10,10 +10,11 @@ export interface BenchOptions {
   portOffset: number;
   cpuProf: boolean; // profile the platform into bench/results/ (embedded: its one process; distributed: each app too)
   countStatements: boolean; // Postgres statements and CPU ms per operation (embedded mode only)
+  nodeFlags: string[]; // more flags for the embedded platform's node process (--trace-gc, V8 sizes)
 }
 
 export const BENCH_USAGE =
-  'npm run bench -- [--smoke] [--distributed] [--only P1,P3] [--duration <s>] [--p2-rate <n>] [--port-offset <n>] [--cpu-prof] [--count-statements]';
+  'npm run bench -- [--smoke] [--distributed] [--only P1,P3] [--duration <s>] [--p2-rate <n>] [--port-offset <n>] [--cpu-prof] [--count-statements] [--node-flags "<flags>"]';
 
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const opts: BenchOptions = {
@@ -23,6 +24,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     portOffset: Number(process.env.BENCH_PORT_OFFSET ?? 22500),
     cpuProf: false,
     countStatements: false,
+    nodeFlags: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -51,10 +53,14 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       if (!(opts.p2Rate > 0))
         throw new Error(`--p2-rate wants credits per second > 0\nusage: ${BENCH_USAGE}`);
     } else if (arg === '--port-offset') opts.portOffset = Number(value());
+    else if (arg === '--node-flags') opts.nodeFlags = value().split(/\s+/).filter(Boolean);
     else throw new Error(`unknown argument ${arg}\nusage: ${BENCH_USAGE}`);
   }
   // Distributed, each app is a process of its own the counter is not loaded into.
   if (opts.countStatements && opts.distributed)
     throw new Error('--count-statements counts in the embedded platform only (not with --distributed)');
+  // Distributed, the apps are forked by the launcher, which does not pass them on.
+  if (opts.nodeFlags.length && opts.distributed)
+    throw new Error('--node-flags applies to the embedded platform only (not with --distributed)');
   return opts;
 }

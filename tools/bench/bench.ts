@@ -64,7 +64,7 @@ async function main(opts: BenchOptions, hostRef: { current?: Child<HostReady> })
       USDC_ADDRESS: '',
       ...(opts.cpuProf && opts.distributed ? { BENCH_APP_CPU_PROF_DIR: resultsDir } : {}),
     },
-    execArgv: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
+    execArgv: [...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : []), ...opts.nodeFlags],
     requires: opts.countStatements ? ['tools/bench/statement-count/hook.ts'] : [],
     timeoutMs: 600_000,
   });
