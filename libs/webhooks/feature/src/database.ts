@@ -13,6 +13,7 @@ import { DropDeliveriesDueIndex1767226100000 } from './migrations/1767226100000-
 import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
 import { DeliveryLeaseColumn1767226300000 } from './migrations/1767226300000-delivery-lease-column';
 import { AttemptLogWithoutForeignKey1767226400000 } from './migrations/1767226400000-attempt-log-without-foreign-key';
+import { MerchantDueBounds1767226500000 } from './migrations/1767226500000-merchant-due-bounds';
 
 // The schema, entities and migrations of this service: the app at boot and the `migrate` command
 // (tools/migrate) read this one list, so a migration can never be known to one and not the other.
@@ -29,5 +30,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     OutboxKeyHash1767226200000,
     DeliveryLeaseColumn1767226300000,
     AttemptLogWithoutForeignKey1767226400000,
+    MerchantDueBounds1767226500000,
   ],
 };

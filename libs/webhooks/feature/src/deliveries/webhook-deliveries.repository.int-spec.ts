@@ -6,6 +6,7 @@ import { openServiceDataSource } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { SERVICE_DATABASE } from '../database';
+import { deliveryFixtures } from '../testing/delivery-fixtures';
 import { FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 // The dispatcher's statements against the real schema: the fair claim, and what one statement does
@@ -79,26 +80,7 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
     next,
   });
 
-  // A merchant with an endpoint, and `count` deliveries due `dueInS` from now (a millisecond apart).
-  const merchant = async (disabled = false): Promise<string> => {
-    const id = randomUUID();
-    await db.query(
-      `INSERT INTO webhooks.endpoints (merchant_id, url, secret_enc, disabled_at)
-       VALUES ($1, 'http://127.0.0.1:1/hooks', 'sealed', CASE WHEN $2 THEN now() END)`,
-      [id, disabled],
-    );
-    return id;
-  };
-  const queue = async (merchantId: string, count: number, dueInS = -1): Promise<string[]> => {
-    const rows = await db.query<{ id: string }[]>(
-      `INSERT INTO webhooks.deliveries (id, event_id, merchant_id, event_type, order_uuid, body, status, next_attempt_at)
-       SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.completed', gen_random_uuid(), '{}', 'PENDING',
-              now() + make_interval(secs => $3 + i * 0.001)
-       FROM generate_series(1, $2) AS i RETURNING id`,
-      [merchantId, count, dueInS],
-    );
-    return rows.map((r) => r.id);
-  };
+  const { merchant, queue } = deliveryFixtures(() => db);
 
   it('claims each merchant its free share, oldest first, never a disabled or not-yet-due one', async () => {
     const [busy, idle, gone, later] = [
@@ -435,12 +417,12 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
       }
       const plans = await one.query(
         `SELECT left(statement, 14) AS statement, generic_plans::int AS generic, custom_plans::int AS custom
-         FROM pg_prepared_statements WHERE statement LIKE 'WITH RECURSIVE used%' OR statement LIKE 'WITH r AS (%'
+         FROM pg_prepared_statements WHERE statement LIKE 'WITH used (merchant_id%' OR statement LIKE 'WITH r AS (%'
          ORDER BY statement`,
       );
       expect(plans).toEqual([
-        { statement: 'WITH RECURSIVE', generic: 8, custom: 0 },
         { statement: 'WITH r AS (\n  ', generic: 8, custom: 0 },
+        { statement: 'WITH used (mer', generic: 8, custom: 0 },
       ]);
       expect((await one.query('SHOW plan_cache_mode'))[0].plan_cache_mode).toBe('auto');
     } finally {
