@@ -79,7 +79,8 @@ export class WebhookDeliveriesRepository {
   // most its in-flight cap per process) with a filter on the heap row.
   // The cost follows the merchants with something due, not the backlog nor the merchants waiting:
   // `walked` reads the merchants whose due bound (merchant_due) or a newer hint has come (see the
-  // migration MerchantDueBounds), and each one's share is an index range read. (Ranking every due row
+  // migration MerchantDueBounds; a hint is read once, when it comes due), and each one's share is an
+  // index range read. (Ranking every due row
   // with a window function sorted the whole backlog on every claim: 15 ms at 5,000 due rows; walking
   // every merchant with a PENDING delivery, due or not, took 76 ms a claim with 8,000 of them waiting.)
   // Choosing and locking are two steps, because FOR UPDATE locks (and writes to the WAL) every row it
@@ -95,10 +96,11 @@ export class WebhookDeliveriesRepository {
   //   nothing PENDING, to infinity (an endpoint change resets it). A raise applies only while the bound's
   //   version is the one read here: a claim that moved it since may have folded hints this snapshot
   //   does not see.
-  // - any other merchant walked takes its hints' least due time into its bound (only ever lowering).
-  // The bound rows are locked SKIP LOCKED, so the claim never waits for another claim, and the hints of
-  // a merchant are deleted only if its bound was moved: a skipped one keeps them (due early stays due
-  // early; nothing is ever due later than its bound says). Hints of a merchant with no bound row are
+  // - any other merchant walked takes its due hints' least time into its bound (only ever lowering).
+  // The bound rows are locked SKIP LOCKED, so the claim never waits for another claim, and the due
+  // hints of a merchant are deleted only if its bound was moved: a skipped one keeps them (due early
+  // stays due early; nothing is ever due later than its bound and its hints say). Hints not yet due
+  // stay whatever happens: they are still lower bounds. Due hints of a merchant with no bound row are
   // dropped: its first endpoint creates the row at -infinity.
   // The planner keeps to the index with those LIMITs unknown (a generic plan, 200,000 delivered rows).
   // Its generic plan is forced (genericPlan): Postgres kept planning it at every claim for the arrays
@@ -112,7 +114,9 @@ export class WebhookDeliveriesRepository {
       `WITH used (merchant_id, n) AS (SELECT * FROM unnest($3::uuid[], $4::int[])),
        hinted (merchant_id, due_at, version) AS (
          SELECT h.merchant_id, h.due_at, m.version
-         FROM (SELECT merchant_id, min(due_at) AS due_at FROM ${MERCHANT_DUE_HINTS} GROUP BY merchant_id) h
+         FROM (
+           SELECT merchant_id, min(due_at) AS due_at FROM ${MERCHANT_DUE_HINTS} WHERE due_at <= now() GROUP BY merchant_id
+         ) h
          LEFT JOIN LATERAL (
            SELECT m.version FROM ${MERCHANT_DUE} m WHERE m.merchant_id = h.merchant_id LIMIT 1
          ) m ON true
@@ -122,7 +126,7 @@ export class WebhookDeliveriesRepository {
          FROM (
            SELECT m.merchant_id, m.version FROM ${MERCHANT_DUE} m WHERE m.due_at <= now()
            UNION
-           SELECT merchant_id, version FROM hinted WHERE due_at <= now() AND version IS NOT NULL
+           SELECT merchant_id, version FROM hinted WHERE version IS NOT NULL
          ) w
          LEFT JOIN LATERAL (
            SELECT true AS active FROM ${ENDPOINTS} e
@@ -208,7 +212,7 @@ export class WebhookDeliveriesRepository {
        ),
        cleared AS (
          DELETE FROM ${MERCHANT_DUE_HINTS} h
-         WHERE h.merchant_id = ANY (ARRAY(
+         WHERE h.due_at <= now() AND h.merchant_id = ANY (ARRAY(
            SELECT merchant_id FROM moved UNION ALL SELECT merchant_id FROM hinted WHERE version IS NULL
          ))
        )
