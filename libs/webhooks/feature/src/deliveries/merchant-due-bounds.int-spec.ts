@@ -65,6 +65,7 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
     expect((await bound(later)).inS).toBeGreaterThan(59);
     expect((await bound(later)).inS).toBeLessThan(61);
     expect((await bound(later)).hints).toBe(1); // its insert's, due in a minute: read then, not now
+    expect(await bound(leased)).toEqual({ inS: expect.any(Number), hints: 0 }); // its due hint folded in
     expect((await bound(leased)).inS).toBeLessThan(0); // it had something to take: left as it was
 
     expect(await claimIds()).toEqual([]); // leased's two are in flight: raised to their lease
