@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
-
 import { DataSource } from 'typeorm';
 
 import { openServiceDataSource } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { SERVICE_DATABASE } from '../database';
-import { deliveryFixtures } from '../testing/delivery-fixtures';
+import { deliveryFixtures, freshDelivery } from '../testing/delivery-fixtures';
 import { ClaimRequest, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 // The claim walks only the merchants whose due bound has come (see the migration MerchantDueBounds):
@@ -44,14 +42,7 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
     );
     return row!;
   };
-  const fresh = (merchantId: string) => ({
-    id: randomUUID(),
-    eventId: randomUUID(),
-    merchantId,
-    eventType: 'order.completed',
-    orderUuid: randomUUID(),
-    body: '{}',
-  });
+  const fresh = (merchantId: string) => freshDelivery(merchantId);
 
   it('starts a merchant due with its endpoint, and raises it to its earliest delivery once nothing is due', async () => {
     const later = await merchant();

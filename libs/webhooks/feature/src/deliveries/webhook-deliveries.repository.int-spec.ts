@@ -6,7 +6,7 @@ import { openServiceDataSource } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { SERVICE_DATABASE } from '../database';
-import { deliveryFixtures } from '../testing/delivery-fixtures';
+import { deliveryFixtures, freshDelivery } from '../testing/delivery-fixtures';
 import { FinishedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 // The dispatcher's statements against the real schema: the fair claim, and what one statement does
@@ -117,15 +117,7 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
   // insertOnce would have, one after another.
   it('inserts a run of deliveries in one statement, each as it would alone', async () => {
     const [shop, off, none] = [await merchant(), await merchant(true), randomUUID()];
-    const fresh = (merchantId: string, claimForMs?: number) => ({
-      id: randomUUID(),
-      eventId: randomUUID(),
-      merchantId,
-      eventType: 'order.completed',
-      orderUuid: randomUUID(),
-      body: '{}',
-      claimForMs,
-    });
+    const fresh = freshDelivery;
     const seen = fresh(shop);
     await repo.insertOnce(db.manager, seen);
     const run = [

@@ -29,3 +29,16 @@ export function deliveryFixtures(db: () => DataSource) {
   };
   return { merchant, queue };
 }
+
+// A new delivery as an order event's handler passes it to insertOnce (claimed for that long if asked).
+export function freshDelivery(merchantId: string, claimForMs?: number) {
+  return {
+    id: randomUUID(),
+    eventId: randomUUID(),
+    merchantId,
+    eventType: 'order.completed',
+    orderUuid: randomUUID(),
+    body: '{}',
+    claimForMs,
+  };
+}
