@@ -42,8 +42,6 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
     );
     return row!;
   };
-  const fresh = (merchantId: string) => freshDelivery(merchantId);
-
   it('starts a merchant due with its endpoint, and raises it to its earliest delivery once nothing is due', async () => {
     const later = await merchant();
     await queue(later, 3, 60);
@@ -83,7 +81,7 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
     // a new delivery, due now
     await queue(m, 1, 3_600); // keeps the merchant pending, an hour away
     await raised();
-    const inserted = fresh(m);
+    const inserted = freshDelivery(m);
     await repo.insertOnce(db.manager, inserted);
     const [first] = await repo.claimDue(db.manager, request);
     expect(first?.id).toBe(inserted.id);
@@ -131,7 +129,7 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
   it('claims a delivery that committed while a claim was reading, at the next claim', async () => {
     const m = await merchant();
     await queue(m, 1, 3_600);
-    const late = fresh(m);
+    const late = freshDelivery(m);
 
     // committed after the claim's snapshot (a repeatable-read transaction holds it from its first read)
     const runner = db.createQueryRunner();
@@ -149,7 +147,7 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
     expect(await claimIds()).toEqual([late.id]);
 
     // not committed yet while the claim ran
-    const pending = fresh(m);
+    const pending = freshDelivery(m);
     await claimIds(); // raised again, to the hour away
     await db.transaction(async (tx) => {
       await repo.insertOnce(tx, pending);
@@ -165,7 +163,7 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
     await queue(m, 1, 3_600);
     await claimIds();
     expect((await bound(m)).inS).toBeGreaterThan(3_000);
-    const handed = fresh(m);
+    const handed = freshDelivery(m);
     expect(await repo.insertOnce(db.manager, handed, 300)).toMatchObject({ id: handed.id, attemptNo: 1 });
     expect(await claimIds()).toEqual([]);
     expect((await bound(m)).hints).toBe(2); // the hand-over's, and the first delivery's an hour away

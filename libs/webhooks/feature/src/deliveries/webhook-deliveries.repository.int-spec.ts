@@ -117,15 +117,14 @@ describe('WebhookDeliveriesRepository, the dispatcher statements (real Postgres)
   // insertOnce would have, one after another.
   it('inserts a run of deliveries in one statement, each as it would alone', async () => {
     const [shop, off, none] = [await merchant(), await merchant(true), randomUUID()];
-    const fresh = freshDelivery;
-    const seen = fresh(shop);
+    const seen = freshDelivery(shop);
     await repo.insertOnce(db.manager, seen);
     const run = [
-      fresh(shop, 40_000), // claimed for the caller
-      fresh(shop), // due now, for any dispatcher
-      fresh(off, 40_000), // a disabled endpoint: waits, never claimed
-      fresh(none, 40_000), // no endpoint yet
-      { ...fresh(shop, 40_000), eventId: seen.eventId }, // a redelivered event: nothing inserted
+      freshDelivery(shop, 40_000), // claimed for the caller
+      freshDelivery(shop), // due now, for any dispatcher
+      freshDelivery(off, 40_000), // a disabled endpoint: waits, never claimed
+      freshDelivery(none, 40_000), // no endpoint yet
+      { ...freshDelivery(shop, 40_000), eventId: seen.eventId }, // a redelivered event: nothing inserted
     ];
     const claims = await db.transaction((m) => repo.insertManyOnce(m, run));
     expect(claims).toEqual([
