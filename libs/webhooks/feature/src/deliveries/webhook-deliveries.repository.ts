@@ -108,54 +108,72 @@ export class WebhookDeliveriesRepository {
   // nothing, and so can be in no deadlock.
   // The planner keeps to the index with those LIMITs unknown (a generic plan, 200,000 delivered rows).
   // Its generic plan is forced (genericPlan): Postgres kept planning it at every claim for the arrays
-  // (P2: 0.45 against 0.08 ms a claim).
+  // (P2: 0.45 against 0.08 ms a claim). That plan is made once per connection and kept until the next
+  // ANALYZE, so it must stay linear in the merchants walked however few there were when it was made
+  // (thousands can come due at once: the migration's backfill, a restart after deliveries queued for
+  // many merchants). So no CTE is joined to another: what a merchant's bound needs (its version, its
+  // due hints' least time and their ctids, its free slots) is carried along from `walked`, and whether
+  // it has anything to take is an index probe of its own, not an anti-join with `candidates`; the
+  // hints are deleted by the ctids `hinted` read, not filtered through an array of merchants; and the
+  // statement is planned with sequential scans off, since every row it reads is reached by a key or an
+  // index range. A plan made while five merchants had a bound had compared every merchant walked with
+  // every other (5.2 s for 8,000) and read the bounds and endpoints whole once per merchant
+  // (claim-plan-at-scale.int-spec.ts; docs/performance-journal.md, 2026-12-03 midday).
   // The picked rows are updated through the primary key as an array: joined to `picked` instead, the
   // plan followed the statistics, and statistics taken while most rows were pending (a backlog) gave a
   // hash join over the whole table, read at every claim however few it took.
   async claimDue(db: EntityManager, req: ClaimRequest): Promise<ClaimedDelivery[]> {
     return queryRows<ClaimedDelivery>(
-      genericPlan(db),
+      genericPlan(db, { seqScan: false }),
       `WITH used (merchant_id, n) AS (SELECT * FROM unnest($3::uuid[], $4::int[])),
-       hinted (merchant_id, due_at, version) AS (
-         SELECT h.merchant_id, h.due_at, m.version
+       hinted (merchant_id, due_at, version, ctids) AS (
+         SELECT h.merchant_id, h.due_at, m.version, h.ctids
          FROM (
-           SELECT merchant_id, min(due_at) AS due_at FROM ${MERCHANT_DUE_HINTS} WHERE due_at <= now() GROUP BY merchant_id
+           SELECT merchant_id, min(due_at) AS due_at, array_agg(ctid) AS ctids
+           FROM ${MERCHANT_DUE_HINTS} WHERE due_at <= now() GROUP BY merchant_id
          ) h
          LEFT JOIN LATERAL (
            SELECT m.version FROM ${MERCHANT_DUE} m WHERE m.merchant_id = h.merchant_id LIMIT 1
          ) m ON true
        ),
-       walked (merchant_id, version, active) AS (
-         SELECT w.merchant_id, w.version, e.active IS NOT NULL
+       walked (merchant_id, version, active, hint_due, hint_ctids) AS (
+         SELECT w.merchant_id, w.version, e.active IS NOT NULL, w.hint_due, w.hint_ctids
          FROM (
-           SELECT m.merchant_id, m.version FROM ${MERCHANT_DUE} m WHERE m.due_at <= now()
-           UNION
-           SELECT merchant_id, version FROM hinted WHERE version IS NOT NULL
+           SELECT u.merchant_id, u.version, min(u.hint_due) AS hint_due, max(u.hint_ctids) AS hint_ctids
+           FROM (
+             SELECT m.merchant_id, m.version, NULL::timestamptz AS hint_due, NULL::tid[] AS hint_ctids
+             FROM ${MERCHANT_DUE} m WHERE m.due_at <= now()
+             UNION ALL
+             SELECT merchant_id, version, due_at, ctids FROM hinted WHERE version IS NOT NULL
+           ) u
+           GROUP BY u.merchant_id, u.version
          ) w
          LEFT JOIN LATERAL (
            SELECT true AS active FROM ${ENDPOINTS} e
            WHERE e.merchant_id = w.merchant_id AND e.disabled_at IS NULL LIMIT 1
          ) e ON true
        ),
-       free (merchant_id, n) AS (
-         SELECT w.merchant_id, LEAST(GREATEST($2 - COALESCE(u.n, 0), 0), $1)
+       slots (merchant_id, version, active, hint_due, hint_ctids, n) AS (
+         SELECT w.merchant_id, w.version, w.active, w.hint_due, w.hint_ctids,
+                CASE WHEN w.active AND COALESCE(u.n, 0) < $2 AND $1 > 0
+                     THEN LEAST(GREATEST($2 - COALESCE(u.n, 0), 0), $1) ELSE 0 END
          FROM walked w
          LEFT JOIN used u ON u.merchant_id = w.merchant_id
-         WHERE w.active AND COALESCE(u.n, 0) < $2 AND $1 > 0
        ),
        candidates (merchant_id, id, next_attempt_at) AS (
-         SELECT f.merchant_id, c.id, c.next_attempt_at
-         FROM free f
-         LEFT JOIN LATERAL (
+         SELECT s.merchant_id, c.id, c.next_attempt_at
+         FROM slots s
+         CROSS JOIN LATERAL (
            SELECT d.id, d.next_attempt_at FROM ${DELIVERIES} d
-           WHERE d.merchant_id = f.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+           WHERE d.merchant_id = s.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
              AND (d.lease_until IS NULL OR d.lease_until <= now())
            ORDER BY d.next_attempt_at, d.id
-           LIMIT f.n
-         ) c ON true
+           LIMIT s.n
+         ) c
+         WHERE s.n > 0
        ),
        ranked (merchant_id) AS (
-         SELECT merchant_id FROM candidates WHERE id IS NOT NULL ORDER BY next_attempt_at, id LIMIT $1
+         SELECT merchant_id FROM candidates ORDER BY next_attempt_at, id LIMIT $1
        ),
        shares (merchant_id, n) AS (SELECT merchant_id, count(*) FROM ranked GROUP BY merchant_id),
        picked AS (
@@ -170,36 +188,39 @@ export class WebhookDeliveriesRepository {
            FOR UPDATE SKIP LOCKED
          ) c
        ),
-       raises (merchant_id, due_at) AS (
-         SELECT f.merchant_id, COALESCE(LEAST(
-                  (SELECT min(l.lease_until) FROM (
-                     SELECT d.lease_until FROM ${DELIVERIES} d
-                     WHERE d.merchant_id = f.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
-                     ORDER BY d.next_attempt_at, d.id
-                   ) l),
-                  (SELECT d.next_attempt_at FROM ${DELIVERIES} d
-                   WHERE d.merchant_id = f.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at > now()
-                   ORDER BY d.next_attempt_at, d.id LIMIT 1)
-                ), 'infinity')
-         FROM free f
-         WHERE NOT EXISTS (SELECT 1 FROM candidates c WHERE c.merchant_id = f.merchant_id AND c.id IS NOT NULL)
-         UNION ALL
-         SELECT w.merchant_id, 'infinity' FROM walked w
-         LEFT JOIN LATERAL (
-           SELECT true AS pending FROM ${DELIVERIES} d WHERE d.merchant_id = w.merchant_id AND d.status = 'PENDING'
-           ORDER BY d.next_attempt_at, d.id LIMIT 1
-         ) d ON true
-         WHERE NOT w.active AND d.pending IS NULL
+       bounds (merchant_id, version, due_at, raise, hint_ctids) AS (
+         SELECT r.merchant_id, r.version, COALESCE(r.raise_to, r.hint_due), r.raise_to IS NOT NULL, r.hint_ctids
+         FROM (
+           SELECT s.merchant_id, s.version, s.hint_due, s.hint_ctids,
+                  CASE
+                    WHEN s.n > 0 AND (
+                      SELECT true FROM ${DELIVERIES} d
+                      WHERE d.merchant_id = s.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+                        AND (d.lease_until IS NULL OR d.lease_until <= now())
+                      ORDER BY d.next_attempt_at, d.id LIMIT 1
+                    ) IS NULL
+                    THEN COALESCE(LEAST(
+                           (SELECT min(l.lease_until) FROM (
+                              SELECT d.lease_until FROM ${DELIVERIES} d
+                              WHERE d.merchant_id = s.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+                              ORDER BY d.next_attempt_at, d.id
+                            ) l),
+                           (SELECT d.next_attempt_at FROM ${DELIVERIES} d
+                            WHERE d.merchant_id = s.merchant_id AND d.status = 'PENDING' AND d.next_attempt_at > now()
+                            ORDER BY d.next_attempt_at, d.id LIMIT 1)
+                         ), 'infinity')
+                    WHEN NOT s.active AND (
+                      SELECT true FROM ${DELIVERIES} d WHERE d.merchant_id = s.merchant_id AND d.status = 'PENDING'
+                      ORDER BY d.next_attempt_at, d.id LIMIT 1
+                    ) IS NULL
+                    THEN 'infinity'::timestamptz
+                  END AS raise_to
+           FROM slots s
+         ) r
+         WHERE r.raise_to IS NOT NULL OR r.hint_due IS NOT NULL
        ),
-       bounds (merchant_id, version, due_at, raise) AS (
-         SELECT w.merchant_id, w.version, COALESCE(r.due_at, h.due_at), r.due_at IS NOT NULL
-         FROM walked w
-         LEFT JOIN raises r ON r.merchant_id = w.merchant_id
-         LEFT JOIN hinted h ON h.merchant_id = w.merchant_id
-         WHERE r.due_at IS NOT NULL OR h.due_at IS NOT NULL
-       ),
-       locked (merchant_id) AS (
-         SELECT m.merchant_id
+       locked (merchant_id, due_at, raise, hint_ctids) AS (
+         SELECT m.merchant_id, b.due_at, b.raise, b.hint_ctids
          FROM bounds b
          CROSS JOIN LATERAL (
            SELECT m.merchant_id FROM ${MERCHANT_DUE} m
@@ -207,21 +228,23 @@ export class WebhookDeliveriesRepository {
            FOR UPDATE SKIP LOCKED
          ) m
        ),
-       moved (merchant_id) AS (
+       moved (hint_ctids) AS (
          UPDATE ${MERCHANT_DUE} m
-         SET due_at = CASE WHEN b.raise THEN b.due_at ELSE LEAST(m.due_at, b.due_at) END, version = m.version + 1
-         FROM bounds b
-         WHERE m.merchant_id = ANY (ARRAY(SELECT merchant_id FROM locked)) AND b.merchant_id = m.merchant_id
-         RETURNING m.merchant_id
+         SET due_at = CASE WHEN l.raise THEN l.due_at ELSE LEAST(m.due_at, l.due_at) END, version = m.version + 1
+         FROM locked l
+         WHERE m.merchant_id = l.merchant_id
+         RETURNING l.hint_ctids
        ),
        cleared AS (
          DELETE FROM ${MERCHANT_DUE_HINTS}
          WHERE ctid = ANY (ARRAY(
-           SELECT h.ctid FROM ${MERCHANT_DUE_HINTS} h
-           WHERE h.due_at <= now() AND h.merchant_id = ANY (ARRAY(
-             SELECT merchant_id FROM moved UNION ALL SELECT merchant_id FROM hinted WHERE version IS NULL
-           ))
-           FOR UPDATE SKIP LOCKED
+           SELECT h.ctid
+           FROM (
+             SELECT unnest(hint_ctids) FROM moved UNION ALL SELECT unnest(ctids) FROM hinted WHERE version IS NULL
+           ) t (tid)
+           JOIN ${MERCHANT_DUE_HINTS} h ON h.ctid = t.tid
+           WHERE h.due_at <= now()
+           FOR UPDATE OF h SKIP LOCKED
          ))
        )
        UPDATE ${DELIVERIES} d
