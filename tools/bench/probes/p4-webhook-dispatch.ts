@@ -11,6 +11,7 @@ import { cpuSnapshot, formatCpuPerItem } from '../process-cpu';
 import { LoadResult, runLoad } from '../load-loop';
 import type { LoadRequest } from '../load-tool';
 import { median, sleep } from '../stats';
+import { roundsWithMerchantsWaiting, WaitingRounds } from './p4-waiting-merchants';
 
 const HEALTHY = 4;
 // Five pairs, not three: over 21 pairs of seven runs (2026-12-01 to 12-02) single pairs read x0.75-1.47
@@ -61,6 +62,7 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
   const receivers = { 'bench (receivers)': process.pid };
   let healthy: number;
   let ratios: number[];
+  let waiting: WaitingRounds;
   try {
     await direct.warmUp();
     // Nor before Postgres has done the vacuuming and flushing their writes left it.
@@ -105,6 +107,12 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
     // each hanging round against the mean of the rounds without a hanging endpoint on either side of it
     ratios = hung.map((h, i) => h / ((alone[i] + alone[i + 1]) / 2));
     healthy = median(alone);
+    waiting = await roundsWithMerchantsWaiting(
+      ctx,
+      () => deliver(ctx, merchants, perMerchant),
+      alone[alone.length - 1],
+      ctx.size(3, 1),
+    );
   } finally {
     await direct.stop();
   }
@@ -149,6 +157,18 @@ export async function probeWebhookDispatch(ctx: BenchContext): Promise<Row[]> {
       // slowed by less than 10 %
       target: { ratioAtLeast: 0.9 },
       note: `median of ${ratios.length} pairs: ${ratios.map((r) => `x${r.toFixed(2)}`).join(' ')}`,
+    },
+    {
+      probe: 'P4',
+      metric: 'deliveries/s, merchants waiting on retries',
+      unit: '/s',
+      value: healthy * waiting.slowdown,
+      baseline: healthy,
+      baselineLabel: 'same, none waiting',
+      higherIsBetter: true,
+      note:
+        `${waiting.merchants} other merchants with ${waiting.retriesEach} retries each due in an hour; ` +
+        `median of ${waiting.ratios.length} pairs: ${waiting.ratios.map((r) => `x${r.toFixed(2)}`).join(' ')}`,
     },
   ];
 }
