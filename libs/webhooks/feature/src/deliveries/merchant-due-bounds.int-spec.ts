@@ -197,4 +197,49 @@ describe('merchant due bounds, kept by the claim and the triggers (real Postgres
     );
     expect(hints).toBe(200);
   });
+
+  // Claims side by side lock the bounds and the hints SKIP LOCKED, raise a bound only under its
+  // version and delete only the hints they read: whatever they skip or race for, every delivery
+  // written while they run is taken, and taken once.
+  it('takes every delivery once with four claims side by side while deliveries keep arriving', async () => {
+    const shops: string[] = [];
+    for (let i = 0; i < 60; i++) shops.push(await merchant());
+    const taken = new Map<string, number>();
+    let writing = true;
+    const claimer = async (): Promise<void> => {
+      let idle = 0;
+      while (writing || idle < 3) {
+        const claims = await repo.claimDue(db.manager, { ...request, limit: 25, perMerchant: 4 });
+        for (const c of claims) taken.set(c.id, (taken.get(c.id) ?? 0) + 1);
+        await repo.recordFinished(
+          db.manager,
+          claims.map((c) => ({
+            id: c.id,
+            attemptNo: c.attemptNo,
+            statusCode: 200,
+            error: null,
+            durationMs: 1,
+            next: { kind: 'delivered' as const },
+          })),
+        );
+        idle = claims.length === 0 ? idle + 1 : 0;
+      }
+    };
+    const written: string[] = [];
+    const writer = async (): Promise<void> => {
+      for (let wave = 0; wave < 20; wave++) {
+        // a few merchants at a time, some due now and some a moment from now
+        for (const shop of shops.filter((_, i) => (i + wave) % 7 === 0))
+          written.push(...(await queue(shop, 2, wave % 2 === 0 ? -1 : 0.05)));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the last ones come due
+      writing = false;
+    };
+    await Promise.all([writer(), claimer(), claimer(), claimer(), claimer()]);
+
+    expect(written.length).toBeGreaterThan(300);
+    expect([...taken.values()].filter((n) => n !== 1)).toEqual([]);
+    expect(written.filter((id) => !taken.has(id))).toEqual([]);
+  });
 });
