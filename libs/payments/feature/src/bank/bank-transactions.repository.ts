@@ -374,7 +374,9 @@ export class BankTransactionsRepository {
   }
 
   // Credits of the merchant that arrived before the order.created of this reference, oldest first,
-  // locked (the caller holds the reference's advisory lock).
+  // locked (the caller holds the reference's advisory lock). `candidate_references @> ARRAY[...]`, not
+  // `... = ANY(candidate_references)`: the partial GIN index of unmatched credits answers the first,
+  // not the second, which read the merchant's every credit ever booked.
   async findWaitingForUpdate(
     db: EntityManager,
     merchantId: string,
@@ -383,7 +385,7 @@ export class BankTransactionsRepository {
     return queryRows<BankTransactionEntity>(
       db,
       `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
-       WHERE t.merchant_id = $1 AND t.match_status = 'UNMATCHED' AND $2 = ANY(t.candidate_references)
+       WHERE t.merchant_id = $1 AND t.match_status = 'UNMATCHED' AND t.candidate_references @> ARRAY[$2::text]
        ORDER BY t.created_at ASC, t.id ASC FOR UPDATE`,
       [merchantId, reference],
     );
@@ -391,7 +393,9 @@ export class BankTransactionsRepository {
 
   // Statement credits booked before the order.created of the reference they name: in suspense as
   // UNKNOWN_REFERENCE, not being returned. The order's events travel on their own partition, so a
-  // quick payer's credit can overtake them.
+  // quick payer's credit can overtake them. By the GIN index, as findWaitingForUpdate: with `= ANY` it
+  // read every credit ever booked, for each order whose credit came first (a soak of 5,000 orders:
+  // 6.6 million rows read; docs/performance-journal.md, 2026-12-03 evening).
   async findEarlyStatementCreditsForUpdate(
     db: EntityManager,
     reference: string,
@@ -400,7 +404,7 @@ export class BankTransactionsRepository {
       db,
       `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
        WHERE t.source = 'STATEMENT' AND t.match_status = 'UNMATCHED' AND t.suspense_reason = 'UNKNOWN_REFERENCE'
-         AND $1 = ANY(t.candidate_references)
+         AND t.candidate_references @> ARRAY[$1::text]
          AND NOT EXISTS (SELECT 1 FROM ${RETURNS} r WHERE r.bank_transaction_id = t.id)
        ORDER BY t.created_at ASC, t.id ASC FOR UPDATE`,
       [reference],
