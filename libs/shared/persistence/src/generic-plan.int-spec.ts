@@ -118,25 +118,29 @@ describe('withGenericPlan (integration, real Postgres)', () => {
     expect(n).toBe(0);
   });
 
-  it('plans with sequential scans off when asked, for that statement alone, in or outside a transaction', async () => {
+  it('plans with sequential scans off unless asked, for that statement alone, in or outside a transaction', async () => {
     const seqScan = async (manager: EntityManager): Promise<string> =>
       (await manager.query('SHOW enable_seqscan'))[0].enable_seqscan;
     // a statement that reads the settings it runs with, in place of one planned with them
     const SETTINGS = `SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seq`;
-    expect(await genericPlan(ds.manager, { seqScan: false }).query(SETTINGS)).toEqual([
+    expect(await genericPlan(ds.manager).query(SETTINGS)).toEqual([
       { mode: 'force_generic_plan', seq: 'off' },
     ]);
     expect(await seqScan(ds.manager)).toBe('on');
     let afterwards = '';
     await ds.transaction(async (m) => {
-      expect(await genericPlan(m, { seqScan: false }).query(SETTINGS)).toEqual([
-        { mode: 'force_generic_plan', seq: 'off' },
-      ]);
+      expect(await genericPlan(m).query(SETTINGS)).toEqual([{ mode: 'force_generic_plan', seq: 'off' }]);
       afterwards = await seqScan(m);
     });
     expect(afterwards).toBe('on');
-    expect(await genericPlan(ds.manager).query(SETTINGS)).toEqual([
+    expect(await genericPlan(ds.manager, { seqScan: true }).query(SETTINGS)).toEqual([
       { mode: 'force_generic_plan', seq: 'on' },
     ]);
+    await ds.transaction(async (m) => {
+      expect(await withGenericPlan(m, () => m.query(SETTINGS))).toEqual([
+        { mode: 'force_generic_plan', seq: 'off' },
+      ]);
+      expect(await m.query(SETTINGS)).toEqual([{ mode: 'force_custom_plan', seq: 'on' }]);
+    });
   });
 });

@@ -13,21 +13,28 @@ import { writeWithNextStatement } from './write-with-next-statement';
 // statement's execution (0.44 against 0.27 ms a call, docs/performance-journal.md, P1). The setting is only
 // per session or per transaction, and forced everywhere it would also give a generic plan to a
 // statement whose good plan depends on a parameter (`$1 IS NULL OR merchant_id = $1`), so it is set
-// for this statement alone: `SET LOCAL` in front of it and back to the session's default in front of
-// the transaction's next statement (or its COMMIT), both in round trips that go out anyway.
+// for this statement alone: set for the transaction in front of it and back to the session's default
+// in front of the transaction's next statement (or its COMMIT), both in round trips that go out anyway.
 // Outside a transaction there is nothing to scope it to: the statement runs as it is (genericPlan,
 // below, is the way for a statement that runs alone).
-const GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
-const DEFAULT = 'SET LOCAL plan_cache_mode TO DEFAULT';
-const NO_SEQSCAN = 'SET LOCAL enable_seqscan = off';
-const SEQSCAN_DEFAULT = 'SET LOCAL enable_seqscan TO DEFAULT';
+//
+// Both settings in one statement each way, so the sequential scans cost no round trip and no
+// statement of their own: set_config with the transaction's scope (third argument), and with NULL
+// back to the session's default (what `SET LOCAL ... TO DEFAULT` does). No rows, as a write sent
+// with the next statement must return none.
+const PLAN_SETTINGS = `SELECT 1 WHERE (set_config('plan_cache_mode', $1, true) || set_config('enable_seqscan', $2, true)) IS NULL`;
+const GENERIC = 'force_generic_plan';
+const NO_SEQSCAN = 'off';
 
-// How a statement is planned besides its generic plan. `seqScan: false` is for a statement that
-// reaches every row it reads by a key or an index range, per row of a set that can grow from a
-// handful to thousands between two ANALYZEs: its generic plan, made while a table held a few rows,
-// would otherwise read that table whole once per row of the set (webhooks' claim, 2026-12-03).
+// How a statement is planned besides its generic plan. Sequential scans are off unless `seqScan` is
+// true: every statement run here with its generic plan reaches each row it reads by a key or an index
+// range, per row of its arrays, and its plan is made once per connection, maybe while a table held a
+// handful of rows, and kept until the next ANALYZE of what it reads. Made then with sequential scans,
+// it reads that table whole, once per row of the set in a nested loop, after the table has grown
+// (webhooks' claim, 2026-12-03: 3-7 s a claim; the payment of an order read every order, a soak of
+// 5,000 orders; docs/performance-journal.md).
 export interface PlanOptions {
-  seqScan?: false;
+  seqScan?: boolean;
 }
 
 export async function withGenericPlan<T>(
@@ -36,13 +43,11 @@ export async function withGenericPlan<T>(
   options: PlanOptions = {},
 ): Promise<T> {
   if (!manager.queryRunner?.isTransactionActive) return statement();
-  await writeWithNextStatement(manager, GENERIC, []);
-  if (options.seqScan === false) await writeWithNextStatement(manager, NO_SEQSCAN, []);
+  await writeWithNextStatement(manager, PLAN_SETTINGS, [GENERIC, options.seqScan ? null : NO_SEQSCAN]);
   try {
     return await statement();
   } finally {
-    await writeWithNextStatement(manager, DEFAULT, []);
-    if (options.seqScan === false) await writeWithNextStatement(manager, SEQSCAN_DEFAULT, []);
+    await writeWithNextStatement(manager, PLAN_SETTINGS, [null, null]);
   }
 }
 
@@ -54,11 +59,11 @@ export const GENERIC_PLAN_PRELUDE: Prelude = {
   values: ['force_generic_plan'],
 };
 
-// The same with sequential scans off (PlanOptions): both settings are evaluated, joined into one value.
-const GENERIC_PLAN_NO_SEQSCAN_PRELUDE: Prelude = {
-  text: `SELECT 1 WHERE (set_config('plan_cache_mode', $1, true) || set_config('enable_seqscan', $2, true)) IS NULL`,
-  values: ['force_generic_plan', 'off'],
-};
+// GENERIC_PLAN_PRELUDE with the sequential scans of PlanOptions.
+const planPrelude = (options: PlanOptions): Prelude => ({
+  text: PLAN_SETTINGS,
+  values: [GENERIC, options.seqScan ? null : NO_SEQSCAN],
+});
 
 // What `manager.query` is, with the statement run with its generic plan: in a transaction as
 // withGenericPlan does it, and outside one with the setting sent in front of the statement in its
@@ -70,7 +75,7 @@ export function genericPlan(
 ): {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 } {
-  const prelude = options.seqScan === false ? GENERIC_PLAN_NO_SEQSCAN_PRELUDE : GENERIC_PLAN_PRELUDE;
+  const prelude = planPrelude(options);
   return {
     query: async (sql, params = []) => {
       if (manager.queryRunner?.isTransactionActive)

@@ -357,7 +357,7 @@ export class OrdersRepository {
          UPDATE ${ORDERS} SET payed_amount = i.new_payed_amount, payer_account_holder_name = i.new_payer_name,
            updated_at = $5
          FROM input i
-         WHERE uuid = i.order_uuid AND merchant_id = i.order_merchant_id AND status = 'CREATED'
+         WHERE uuid = i.order_uuid AND uuid = ANY($1::uuid[]) AND merchant_id = i.order_merchant_id AND status = 'CREATED'
          RETURNING i.n, ${FACT_COLUMNS}`,
         [
           payments.map((p) => p.uuid),
@@ -421,7 +421,7 @@ export class OrdersRepository {
              transaction_hash = i.new_tx_hash, fx_rate_base = i.new_fx_base, fx_rate_effective = i.new_fx_effective,
              fx_rate_updated_at = i.new_fx_updated_at, completed_at = i.moved_at, updated_at = i.moved_at
            FROM input i
-           WHERE uuid = i.order_uuid AND status = 'CREATED'
+           WHERE uuid = i.order_uuid AND uuid = ANY($1::uuid[]) AND status = 'CREATED'
            RETURNING i.n
          ), h AS (
            INSERT INTO ${ORDER_STATUS_HISTORY} (order_uuid, from_status, to_status, reason, event_id, at)

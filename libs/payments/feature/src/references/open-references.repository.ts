@@ -173,10 +173,10 @@ export class OpenReferencesRepository {
              WITH ORDINALITY AS i(reference, order_uuid, merchant_id, amount, currency, recipient_address, n)
            ORDER BY order_uuid, n
          ), known AS (
-           SELECT i.n FROM input i JOIN ${OPEN_REFERENCES} r ON r.order_uuid = i.order_uuid
+           SELECT i.n FROM input i JOIN ${OPEN_REFERENCES} r ON r.order_uuid = i.order_uuid AND r.order_uuid = ANY($2::uuid[])
          ), closed AS (
            UPDATE ${OPEN_REFERENCES} r SET status = 'CLOSED', updated_at = $7
-           FROM input i WHERE r.order_uuid = i.order_uuid AND r.status <> 'EXPIRED'
+           FROM input i WHERE r.order_uuid = i.order_uuid AND r.order_uuid = ANY($2::uuid[]) AND r.status <> 'EXPIRED'
          ), inserted AS (
            INSERT INTO ${OPEN_REFERENCES} (reference, order_uuid, merchant_id, amount, currency, recipient_address, status)
            SELECT reference, order_uuid, merchant_id, amount, currency, recipient_address, 'CLOSED'

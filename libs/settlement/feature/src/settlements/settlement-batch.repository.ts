@@ -59,7 +59,7 @@ export async function storeSigned(
      ), moved AS (
        UPDATE ${SETTLEMENTS} s SET state = 'SIGNED', signer_address = $6, nonce = u.nonce, raw_tx = u.raw_tx,
          tx_hash = u.tx_hash, last_error = NULL, attempts = 0, next_attempt_at = $10, signed_at = $10, updated_at = $10
-       FROM u WHERE s.order_uuid = u.order_uuid AND s.state = u.from_state
+       FROM u WHERE s.order_uuid = u.order_uuid AND s.order_uuid = ANY($1::uuid[]) AND s.state = u.from_state
        RETURNING s.order_uuid, s.token_base_units
      ), counted AS (
        INSERT INTO ${SIGNED_TOTALS} AS t (signer_address, minute, base_units)

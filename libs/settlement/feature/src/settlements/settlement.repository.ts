@@ -312,6 +312,7 @@ export async function insertManyPendingUnlessReversed(
          ORDER BY order_uuid, n
        ), reversal AS (
          SELECT i.n, r.outcome, r.reason FROM input i JOIN ${REVERSALS} r ON r.order_uuid = i.order_uuid
+           AND r.order_uuid = ANY($1::uuid[])
        ), inserted AS (
          INSERT INTO ${SETTLEMENTS}
            (order_uuid, merchant_id, bank_transaction_id, reference, recipient_address, payed_amount, payer_account_holder_name,

@@ -115,16 +115,16 @@ export class WebhookDeliveriesRepository {
   // due hints' least time and their ctids, its free slots) is carried along from `walked`, and whether
   // it has anything to take is an index probe of its own, not an anti-join with `candidates`; the
   // hints are deleted by the ctids `hinted` read, not filtered through an array of merchants; and the
-  // statement is planned with sequential scans off, since every row it reads is reached by a key or an
-  // index range. A plan made while five merchants had a bound had compared every merchant walked with
-  // every other (5.2 s for 8,000) and read the bounds and endpoints whole once per merchant
-  // (claim-plan-at-scale.int-spec.ts; docs/performance-journal.md, 2026-12-03 midday).
+  // statement is planned with sequential scans off (genericPlan's default), since every row it reads
+  // is reached by a key or an index range. A plan made while five merchants had a bound had compared
+  // every merchant walked with every other (5.2 s for 8,000) and read the bounds and endpoints whole
+  // once per merchant (claim-plan-at-scale.int-spec.ts; docs/performance-journal.md, 2026-12-03 midday).
   // The picked rows are updated through the primary key as an array: joined to `picked` instead, the
   // plan followed the statistics, and statistics taken while most rows were pending (a backlog) gave a
   // hash join over the whole table, read at every claim however few it took.
   async claimDue(db: EntityManager, req: ClaimRequest): Promise<ClaimedDelivery[]> {
     return queryRows<ClaimedDelivery>(
-      genericPlan(db, { seqScan: false }),
+      genericPlan(db),
       `WITH used (merchant_id, n) AS (SELECT * FROM unnest($3::uuid[], $4::int[])),
        hinted (merchant_id, due_at, version, ctids) AS (
          SELECT h.merchant_id, h.due_at, m.version, h.ctids
@@ -326,7 +326,7 @@ export class WebhookDeliveriesRepository {
          SELECT x.id, x.event_id AS "eventId", x.merchant_id AS "merchantId", x.body, x.attempts AS "attemptNo",
                 x.retry_from AS "retryFrom", e.url, e.secret_enc AS "secretEnc"
          FROM inserted x JOIN ${ENDPOINTS} e ON e.merchant_id = x.merchant_id
-         WHERE x.attempts = 1`,
+         WHERE x.attempts = 1 AND e.merchant_id = ANY($3::uuid[])`,
         [
           deliveries.map((d) => d.id),
           deliveries.map((d) => d.eventId),
@@ -457,6 +457,7 @@ export class WebhookDeliveriesRepository {
        locked AS (
          SELECT d.id, r.attempt_no, r.status_code, r.error, r.next, r.delay_ms
          FROM ${DELIVERIES} d JOIN r ON r.id = d.id AND r.attempt_no = d.attempts
+         WHERE d.id = ANY($1::uuid[])
          ORDER BY d.id
          FOR NO KEY UPDATE OF d
        )
