@@ -4,7 +4,7 @@ import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'type
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
 
 import { openServiceDataSource } from './data-source';
-import { genericPlan, withGenericPlan } from './generic-plan';
+import { genericPlan, withCustomPlan, withGenericPlan } from './generic-plan';
 
 const SCHEMA = 'generictest';
 
@@ -116,6 +116,21 @@ describe('withGenericPlan (integration, real Postgres)', () => {
     expect(await setting(ds.manager)).toBe('force_custom_plan');
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM "${SCHEMA}"."refs" WHERE reference = 'y'`);
     expect(n).toBe(0);
+  });
+
+  it('plans a statement at its call with withCustomPlan, with sequential scans, for that statement alone', async () => {
+    const SETTINGS = `SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seq`;
+    await ds.transaction(async (m) => {
+      expect(await withGenericPlan(m, () => m.query(SETTINGS))).toEqual([
+        { mode: 'force_generic_plan', seq: 'off' },
+      ]);
+      expect(await withCustomPlan(m, () => m.query(SETTINGS))).toEqual([
+        { mode: 'force_custom_plan', seq: 'on' },
+      ]);
+      expect(await withGenericPlan(m, () => m.query(SETTINGS))).toEqual([
+        { mode: 'force_generic_plan', seq: 'off' },
+      ]);
+    });
   });
 
   it('plans with sequential scans off unless asked, for that statement alone, in or outside a transaction', async () => {

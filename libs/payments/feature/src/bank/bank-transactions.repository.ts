@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { queryRows, withGenericPlan, writeWithNextStatement } from '@onramp/persistence';
+import { queryRows, withCustomPlan, withGenericPlan, writeWithNextStatement } from '@onramp/persistence';
 import { OUTBOX_COLUMNS, OutboxRowValues } from '@onramp/messaging';
 
 import type { SettlementContext } from '../matching/settlement-context';
@@ -376,18 +376,24 @@ export class BankTransactionsRepository {
   // Credits of the merchant that arrived before the order.created of this reference, oldest first,
   // locked (the caller holds the reference's advisory lock). `candidate_references @> ARRAY[...]`, not
   // `... = ANY(candidate_references)`: the partial GIN index of unmatched credits answers the first,
-  // not the second, which read the merchant's every credit ever booked.
+  // not the second, which read the merchant's every credit ever booked. Planned at each call
+  // (withCustomPlan), as findEarlyStatementCreditsForUpdate, below, and the merchant compared by
+  // `IS NOT DISTINCT FROM` (the same here: the argument is never null), which no index answers: the
+  // GIN index is then the one way in, not the merchant's index of every credit it ever had.
   async findWaitingForUpdate(
     db: EntityManager,
     merchantId: string,
     reference: string,
   ): Promise<BankTransactionEntity[]> {
-    return queryRows<BankTransactionEntity>(
-      db,
-      `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
-       WHERE t.merchant_id = $1 AND t.match_status = 'UNMATCHED' AND t.candidate_references @> ARRAY[$2::text]
-       ORDER BY t.created_at ASC, t.id ASC FOR UPDATE`,
-      [merchantId, reference],
+    return withCustomPlan(db, () =>
+      queryRows<BankTransactionEntity>(
+        db,
+        `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
+         WHERE t.merchant_id IS NOT DISTINCT FROM $1 AND t.match_status = 'UNMATCHED'
+           AND t.candidate_references @> ARRAY[$2::text]
+         ORDER BY t.created_at ASC, t.id ASC FOR UPDATE`,
+        [merchantId, reference],
+      ),
     );
   }
 
@@ -395,19 +401,27 @@ export class BankTransactionsRepository {
   // UNKNOWN_REFERENCE, not being returned. The order's events travel on their own partition, so a
   // quick payer's credit can overtake them. By the GIN index, as findWaitingForUpdate: with `= ANY` it
   // read every credit ever booked, for each order whose credit came first (a soak of 5,000 orders:
-  // 6.6 million rows read; docs/performance-journal.md, 2026-12-03 evening).
+  // 6.6 million rows read; docs/performance-journal.md, 2026-12-03 evening). Run for most orders
+  // whenever credits overtake their order, so Postgres soon kept one plan for it, made while the
+  // table was small, that read the table whole at every call after (1,372 of 1,500 calls in a soak):
+  // planned at each call (withCustomPlan). The suspense reason by `IS NOT DISTINCT FROM` (the same for
+  // a constant), as the merchant above: with `=`, the plan walked the index of every credit in
+  // suspense instead of the GIN index.
   async findEarlyStatementCreditsForUpdate(
     db: EntityManager,
     reference: string,
   ): Promise<BankTransactionEntity[]> {
-    return queryRows<BankTransactionEntity>(
-      db,
-      `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
-       WHERE t.source = 'STATEMENT' AND t.match_status = 'UNMATCHED' AND t.suspense_reason = 'UNKNOWN_REFERENCE'
-         AND t.candidate_references @> ARRAY[$1::text]
-         AND NOT EXISTS (SELECT 1 FROM ${RETURNS} r WHERE r.bank_transaction_id = t.id)
-       ORDER BY t.created_at ASC, t.id ASC FOR UPDATE`,
-      [reference],
+    return withCustomPlan(db, () =>
+      queryRows<BankTransactionEntity>(
+        db,
+        `SELECT ${COLUMNS} FROM ${BANK_TRANSACTIONS} t
+         WHERE t.source = 'STATEMENT' AND t.match_status = 'UNMATCHED'
+           AND t.suspense_reason IS NOT DISTINCT FROM 'UNKNOWN_REFERENCE'
+           AND t.candidate_references @> ARRAY[$1::text]
+           AND NOT EXISTS (SELECT 1 FROM ${RETURNS} r WHERE r.bank_transaction_id = t.id)
+         ORDER BY t.created_at ASC, t.id ASC FOR UPDATE`,
+        [reference],
+      ),
     );
   }
 
