@@ -154,7 +154,10 @@ export class BankTransactionsRepository {
   // policies, the order's sealed KYC holder name). The caller holds the candidates' advisory locks
   // since an earlier statement, so this statement sees every order.created that committed first.
   // Run with its generic plan: over the candidates' array, Postgres planned it again at every call
-  // (0.49 ms a credit in P3, more than its execution), and every lookup in it is by key.
+  // (0.49 ms a credit in P3, more than its execution), and every lookup in it is by key. The merchant
+  // by `IS NOT DISTINCT FROM` (the same: a sandbox credit always has one), which no index answers:
+  // a plan made while the merchant had a reference or two took the merchant's index with `=`, and
+  // read every reference the merchant ever opened at each credit after.
   async insertAndLockMerchantReferences(
     db: EntityManager,
     credit: BankTransactionEntity,
@@ -166,7 +169,7 @@ export class BankTransactionsRepository {
         `WITH credit AS (${INSERT}),
        refs AS (
          SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES}
-         WHERE merchant_id = $2 AND reference = ANY($27::text[]) FOR UPDATE)
+         WHERE reference = ANY($27::text[]) AND merchant_id IS NOT DISTINCT FROM $2 FOR UPDATE)
        SELECT ${CONTEXT_COLUMNS} FROM refs ${CONTEXT_JOINS}`,
         [...insertParams(credit), candidates],
       ),
