@@ -177,6 +177,23 @@ describe('bank transactions: a credit inserted with its references locked (integ
       expect(found[0]?.context.sealedHolderName).toBe('sealed');
       expect(read).toEqual(bounded);
     });
+    await open('RF18GROWNFIRST');
+    await open('RF18GROWNSECOND');
+    await ds.transaction(async (m) => {
+      const references = ['RF18GROWNFIRST', 'RF18GROWNSECOND'];
+      let found: Awaited<ReturnType<typeof repo.insertManyAndLockMerchantReferences>> = [];
+      const read = await rowsReadBy(m, async () => {
+        found = await repo.insertManyAndLockMerchantReferences(
+          m,
+          references.map((reference) => credit('SANDBOX', reference)),
+        );
+      });
+      expect(found.map((refs) => refs.map((r) => r.context.sealedHolderName))).toEqual([
+        ['sealed'],
+        ['sealed'],
+      ]);
+      expect(read).toEqual({ kyc_holders: 2, merchant_payment_policies: 2, open_references: 2 });
+    });
     expect(await plans()).toEqual([
       { generic: 10, custom: 0 },
       { generic: 10, custom: 0 },

@@ -123,8 +123,13 @@ type ContextRow = OpenReferenceEntity & {
 // The columns and joins of a reference read as refs with its merchant's policy and its holder name.
 const CONTEXT_COLUMNS = `refs.*, p.amount_policy AS "policyAmount", p.payer_name_policy AS "policyPayerName",
   p.updated_by AS "policyUpdatedBy", p.updated_at AS "policyUpdatedAt", h.holder_name AS "sealedHolderName"`;
-const CONTEXT_JOINS = `LEFT JOIN ${MERCHANT_PAYMENT_POLICIES} p ON p.merchant_id = refs."merchantId"
-  LEFT JOIN ${KYC_HOLDERS} h ON h.user_uuid = refs."kycUserUuid"`;
+// Each a probe of its key per reference: lateral, with a LIMIT that keeps Postgres from making them
+// plain joins. As joins, a plan made while the tables held a few rows hashed or merged every policy
+// and every KYC holder at each credit once they had grown (5,000 of each in
+// bank-transactions.repository.int-spec.ts).
+const CONTEXT_JOINS = `LEFT JOIN LATERAL (
+    SELECT * FROM ${MERCHANT_PAYMENT_POLICIES} WHERE merchant_id = refs."merchantId" LIMIT 1) p ON true
+  LEFT JOIN LATERAL (SELECT * FROM ${KYC_HOLDERS} WHERE user_uuid = refs."kycUserUuid" LIMIT 1) h ON true`;
 
 function withContext(rows: ContextRow[]): ReferenceWithContext[] {
   return rows.map(
@@ -180,7 +185,8 @@ export class BankTransactionsRepository {
   // insertAndLockMerchantReferences for several sandbox credits in one statement, each locking its
   // merchant's references among its candidates (candidateReferences); the caller holds the advisory
   // locks of all of them. Each credit's references in the credits' order. No two of the credits may
-  // name the same reference: the second must see what the first's match did.
+  // name the same reference: the second must see what the first's match did. The references by key
+  // alone, as insertAndLockMerchantReferences: no index answers the merchant's `IS NOT DISTINCT FROM`.
   async insertManyAndLockMerchantReferences(
     db: EntityManager,
     credits: readonly BankTransactionEntity[],
@@ -194,7 +200,8 @@ export class BankTransactionsRepository {
        ), refs AS (
          SELECT i.ordinality::int - 1 AS "creditIndex", r.* FROM input i CROSS JOIN LATERAL (
            SELECT ${OPEN_REFERENCE_COLUMNS} FROM ${OPEN_REFERENCES}
-           WHERE merchant_id = i.merchant_id AND reference = ANY(i.candidate_references) FOR UPDATE) r)
+           WHERE reference = ANY(i.candidate_references) AND merchant_id IS NOT DISTINCT FROM i.merchant_id
+           FOR UPDATE) r)
        SELECT ${CONTEXT_COLUMNS} FROM refs ${CONTEXT_JOINS}`,
       [JSON.stringify(credits.map(insertRow))],
     );
