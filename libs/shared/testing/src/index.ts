@@ -58,5 +58,3 @@ export { exportToWorkers, loadTestEnv, testDatabaseServer } from './test-env';
 export type { TestEnv } from './test-env';
 export { demoKycUser } from './fixtures/kyc-user';
 export type { DemoKycUser } from './fixtures/kyc-user';
-export { planNodes } from './postgres/plan-nodes';
-export type { PlanNode } from './postgres/plan-nodes';

@@ -4,11 +4,21 @@ import { DataSource } from 'typeorm';
 
 import { openServiceDataSource } from '@onramp/persistence';
 import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
-import { PlanNode, planNodes } from '@onramp/testing';
 
 import { PAYMENTS_SCHEMA } from '../config';
 import { SERVICE_DATABASE } from '../database';
 import { BankTransactionsRepository } from './bank-transactions.repository';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 // When credits overtake their orders, the order.created of almost every order looks up the credits
 // waiting for its reference. Postgres soon kept one plan for those lookups, made while the table was
@@ -76,7 +86,7 @@ describe('credits waiting for a reference, looked up after the table has grown (
   };
   // every credit the plan looked at, those its filters then dropped too
   const creditsRead = (plan: PlanNode) => {
-    const read = planNodes(plan).filter(
+    const read = nodesOf(plan).filter(
       (n) => n['Relation Name'] === 'bank_transactions' && n['Node Type'] !== 'LockRows',
     );
     return {
