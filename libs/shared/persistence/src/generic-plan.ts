@@ -33,17 +33,26 @@ const NO_SEQSCAN = 'off';
 // handful of rows, and kept until the next ANALYZE of what it reads. Made then with sequential scans,
 // it reads that table whole, once per row of the set in a nested loop, after the table has grown
 // (webhooks' claim, 2026-12-03: 3-7 s a claim; the payment of an order read every order, a soak of
-// 5,000 orders; docs/performance-journal.md).
+// 5,000 orders; docs/performance-journal.md). Without them, such a plan may merge-join over a whole
+// index instead, so a statement that joins a table by the keys of an array also filters that table
+// by the array itself (`AND s.order_uuid = ANY($1::uuid[])`), redundant as it looks: then no plan
+// reads more than those rows.
 export interface PlanOptions {
   seqScan?: boolean;
 }
+
+// PLAN_SETTINGS' values for a generic plan with `options`.
+const genericSettings = (options: PlanOptions): [string, string | null] => [
+  GENERIC,
+  options.seqScan ? null : NO_SEQSCAN,
+];
 
 export function withGenericPlan<T>(
   manager: EntityManager,
   statement: () => Promise<T>,
   options: PlanOptions = {},
 ): Promise<T> {
-  return withPlanSettings(manager, [GENERIC, options.seqScan ? null : NO_SEQSCAN], statement);
+  return withPlanSettings(manager, genericSettings(options), statement);
 }
 
 // The other way round: `statement` planned at each call, for its parameters and the tables as they
@@ -82,7 +91,7 @@ export const GENERIC_PLAN_PRELUDE: Prelude = {
 // GENERIC_PLAN_PRELUDE with the sequential scans of PlanOptions.
 const planPrelude = (options: PlanOptions): Prelude => ({
   text: PLAN_SETTINGS,
-  values: [GENERIC, options.seqScan ? null : NO_SEQSCAN],
+  values: genericSettings(options),
 });
 
 // What `manager.query` is, with the statement run with its generic plan: in a transaction as
