@@ -5,7 +5,14 @@ import { localProvider } from '@onramp/chain';
 import { BenchContext, Row, settleDatabase, waitQuiet } from '../bench-context';
 import { blockPacking, chainHead, formatPacking } from '../chain-blocks';
 import { createOrders, credit, openMerchant, webhookTimes } from '../bench-merchant';
-import { cpuShares, cpuSnapshot, formatCpu, machineBusy, machineSnapshot } from '../process-cpu';
+import {
+  cpuShares,
+  cpuSnapshot,
+  formatCpu,
+  formatCpuPerItem,
+  machineBusy,
+  machineSnapshot,
+} from '../process-cpu';
 import { anvilDevKey, fundWithUsdc, RAW_SIGNER_KEY, rawSigner } from '../raw-chain';
 import { sleep } from '../stats';
 
@@ -31,14 +38,28 @@ async function rawSignerBaseline(
   try {
     const to = Wallet.createRandom().address;
     let stalled = 0;
+    // The raw signer signs in the bench's own process; anvil and Postgres are counted with the host.
+    const roles = { 'raw signer': process.pid };
     for (let attempt = 1; ; attempt++) {
       const r0 = Date.now();
+      const cpuBefore = cpuSnapshot(ctx.hostPid, roles);
+      const machineBefore = machineSnapshot();
       const { replaced } = await signer.sendAll(await signer.sign(count, to, 10_000_000n));
       const perSecond = count / ((Date.now() - r0) / 1000);
       if (replaced === 0 || attempt === RAW_ATTEMPTS) {
+        // What the baseline itself costs the machine: the CPU a payout of the platform has left at
+        // half its rate (ticks of 10 ms over a fraction of a second: a rough figure).
+        const busy = machineBusy(machineBefore, machineSnapshot());
+        ctx.log(
+          `P3 baseline: machine ${busy.toFixed(0)} % busy; CPU per transfer (ms): ${formatCpuPerItem(cpuBefore, cpuSnapshot(ctx.hostPid, roles), count)}`,
+        );
         const held = replaced > 0 ? ', the last one too' : '';
-        const note =
-          stalled > 0 ? `raw signer run again after anvil held a transaction ${stalled}x${held}` : undefined;
+        const note = [
+          stalled > 0 ? `raw signer run again after anvil held a transaction ${stalled}x${held}` : undefined,
+          `raw signer's machine ${busy.toFixed(0)} % busy`,
+        ]
+          .filter(Boolean)
+          .join('; ');
         return { perSecond, note };
       }
       stalled++;
@@ -232,9 +253,13 @@ async function burst(
     }
   }
   const busy = machineBusy(machineBefore, machineSnapshot());
+  const cpuAfter = cpuSnapshot(ctx.hostPid);
+  const label = `P3 ${kind} (${signers} signer${signers > 1 ? 's' : ''})`;
   ctx.log(
-    `P3 ${kind} (${signers} signer${signers > 1 ? 's' : ''}): machine ${busy.toFixed(0)} % busy; CPU by process (share of one core): ${formatCpu(cpuShares(cpuBefore, cpuSnapshot(ctx.hostPid)))}`,
+    `${label}: machine ${busy.toFixed(0)} % busy; CPU by process (share of one core): ${formatCpu(cpuShares(cpuBefore, cpuAfter))}`,
   );
+  // beside the raw signer's CPU per transfer (its baseline's log line): what a payout costs the machine
+  ctx.log(`${label}: CPU per payout (ms): ${formatCpuPerItem(cpuBefore, cpuAfter, count)}`);
   const packing = await blockPacking(chain, firstBlock, await chainHead(chain));
   chain.destroy();
   const times = [...webhookTimes(merchant).values()];
