@@ -11,6 +11,7 @@ import { OutboxDeleteOnPublish1764810000000 } from './migrations/1764810000000-o
 import { SignedTotalsAndHeldIndex1764900000000 } from './migrations/1764900000000-signed-totals-and-held-index';
 import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
 import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
+import { SettlementsInFlightIndex1767226600000 } from './migrations/1767226600000-settlements-in-flight-index';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -33,5 +34,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     SignedTotalsAndHeldIndex1764900000000,
     QueueTablesAutovacuum1765000000000,
     OutboxKeyHash1767226200000,
+    SettlementsInFlightIndex1767226600000,
   ],
 };

@@ -72,15 +72,19 @@ export async function lockDue(
 
 // The in-flight settlements of `signerAddress` due for a look (SIGNED, BROADCAST) in nonce order,
 // locked (SKIP LOCKED) as lockDue does, each with its transactions oldest first (the last is the
-// current one), as transactionsOfMany gives them: both in one round trip.
+// current one), as transactionsOfMany gives them: both in one round trip. Through the partial index
+// settlements_in_flight alone, with its generic plan (no sequential scan): it runs at every pass of
+// the worker, and a plan kept from a new deployment's handful of rows read the whole table after
+// (in-flight-plan-at-scale.int-spec.ts).
 export async function lockInFlightWithTransactions(
   manager: EntityManager,
   signerAddress: string,
   limit: number,
 ): Promise<{ rows: SettlementEntity[]; txsOf: Map<string, SettlementTransactionEntity[]> }> {
-  const found = await queryRows<Record<string, unknown>>(
-    manager,
-    `WITH due AS (
+  const found = await withGenericPlan(manager, () =>
+    queryRows<Record<string, unknown>>(
+      manager,
+      `WITH due AS (
        SELECT ${COLUMNS} FROM ${SETTLEMENTS} s
        WHERE s.state IN ('SIGNED', 'BROADCAST') AND s.next_attempt_at <= now() AND s.signer_address = $1
        ORDER BY s.nonce ASC NULLS LAST, s.created_at ASC LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -88,7 +92,8 @@ export async function lockInFlightWithTransactions(
      SELECT due.*, ${TRANSACTION_COLUMNS}
      FROM due LEFT JOIN ${TRANSACTIONS} t ON t.order_uuid = due."orderUuid"
      ORDER BY due.nonce ASC NULLS LAST, due."createdAt" ASC, t.id ASC`,
-    [signerAddress, limit],
+      [signerAddress, limit],
+    ),
   );
   const rows: SettlementEntity[] = [];
   const txsOf = new Map<string, SettlementTransactionEntity[]>();
@@ -211,22 +216,25 @@ export async function lockSigner(
 // signed for in the last `windowMs` (payouts that may still land or have landed; a transfer that
 // reverted on chain counts too: the cap limits what we sign). The window is read from the totals per
 // minute (storeSigned adds to them), whole minutes: the minute `windowMs` ago counts entirely, so a
-// payout leaves the window up to a minute late, never early. The in-flight part reads only open
-// settlements (the partial index settlements_to_drive): neither part grows with the day's payouts.
+// payout leaves the window up to a minute late, never early. The in-flight part reads only the
+// signer's transactions in flight (the partial index settlements_in_flight, with the generic plan as
+// lockInFlightWithTransactions): neither part grows with the day's payouts or the PENDING backlog.
 export async function walletCommitments(
   manager: EntityManager,
   signerAddress: string,
   windowMs: number,
 ): Promise<{ inFlight: { baseUnits: bigint; count: bigint }; signedInWindow: bigint }> {
-  const [row] = await queryRows<{ units: string; n: string; window: string }>(
-    manager,
-    `SELECT open.units, open.n,
+  const [row] = await withGenericPlan(manager, () =>
+    queryRows<{ units: string; n: string; window: string }>(
+      manager,
+      `SELECT open.units, open.n,
        (SELECT COALESCE(SUM(base_units), 0)::text FROM ${SIGNED_TOTALS}
         WHERE signer_address = $1 AND minute >= date_trunc('minute', now() - ($2::int * interval '1 millisecond')))
          AS window
      FROM (SELECT COALESCE(SUM(token_base_units), 0)::text AS units, COUNT(*)::text AS n FROM ${SETTLEMENTS}
            WHERE state IN ('SIGNED', 'BROADCAST') AND signer_address = $1) AS open`,
-    [signerAddress, windowMs],
+      [signerAddress, windowMs],
+    ),
   );
   return {
     inFlight: { baseUnits: BigInt(row?.units ?? 0), count: BigInt(row?.n ?? 0) },
