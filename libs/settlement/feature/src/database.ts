@@ -12,6 +12,7 @@ import { SignedTotalsAndHeldIndex1764900000000 } from './migrations/176490000000
 import { QueueTablesAutovacuum1765000000000 } from './migrations/1765000000000-queue-tables-autovacuum';
 import { OutboxKeyHash1767226200000 } from './migrations/1767226200000-outbox-key-hash';
 import { SettlementsInFlightIndex1767226600000 } from './migrations/1767226600000-settlements-in-flight-index';
+import { SettlementsUnpaidIndex1767226700000 } from './migrations/1767226700000-settlements-unpaid-index';
 import { SettlementTransactionEntity } from './settlements/settlement-transaction.entity';
 import { SettlementEntity } from './settlements/settlement.entity';
 import { SignerEntity } from './settlements/signer.entity';
@@ -35,5 +36,6 @@ export const SERVICE_DATABASE: Omit<ServiceDataSourceOptions, 'url'> = {
     QueueTablesAutovacuum1765000000000,
     OutboxKeyHash1767226200000,
     SettlementsInFlightIndex1767226600000,
+    SettlementsUnpaidIndex1767226700000,
   ],
 };

@@ -9,22 +9,28 @@ import { SETTLEMENT_STATES } from '@onramp/settlement-domain';
 import { ChainClient } from '../chain/chain.client';
 import { RECIPIENT_REFUSED } from '../chain/recipient-screening';
 import { countReplacements } from '../settlements/settlement-transaction.repository';
-import { readSettlementGauges } from '../settlements/settlement.repository';
+import { countConfirmed, readSettlementGauges } from '../settlements/settlement.repository';
 import { SignerLeases } from '../signers/signer-leases';
 import { signerStatus } from '../signers/signer-leases.repository';
 import { HELD_UNDERFUNDED } from '../worker/sign-pending.step';
+import { RecountedTotal } from './recounted-total';
 
 type Metric = MetricFamily;
 
 // What an operator alerts on: orders held by an empty hot wallet, each signer's balances, in-flight
 // count, next nonce and lease holder, stuck transactions being replaced, work that is not moving.
-// Read from the database and the chain on each scrape (a handful of cheap queries), so every worker
-// instance reports the same numbers.
+// Read from the database and the chain on each scrape (a handful of queries, each reading only the
+// rows it counts), so every worker instance reports the same numbers; the CONFIRMED total, a read of
+// most of the table, and the replacements, one of all the transactions, are counted again only now
+// and then (RecountedTotal).
 // A collector of the process's metrics registry: GET /metrics (MetricsController) shows them beside
 // the HTTP, messaging and webhook metrics.
 @Injectable()
 export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
   private unregister?: () => void;
+  // Both read most of their table (every payout ever made): counted again only now and then.
+  private readonly confirmed = new RecountedTotal(() => countConfirmed(this.dataSource.manager));
+  private readonly replacements = new RecountedTotal(() => countReplacements(this.dataSource.manager));
 
   constructor(
     private readonly dataSource: DataSource,
@@ -45,18 +51,20 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
   }
 
   private async fromDatabase(): Promise<Metric[]> {
-    const [gauges, replacements] = await Promise.all([
+    const [gauges, replacements, confirmed] = await Promise.all([
       readSettlementGauges(this.dataSource.manager, {
         underfunded: HELD_UNDERFUNDED,
         refused: RECIPIENT_REFUSED,
       }),
-      countReplacements(this.dataSource.manager),
+      this.replacements.read(),
+      this.confirmed.read(),
     ]);
     const count = new Map(gauges.byState.map((r) => [r.state, r.n]));
+    count.set('CONFIRMED', confirmed);
     return [
       {
         name: 'settlement_settlements',
-        help: 'Settlements by state.',
+        help: 'Settlements by state (CONFIRMED counted again once 100 times its last count has passed).',
         type: 'gauge',
         samples: SETTLEMENT_STATES.map((state) => ({ labels: { state }, value: count.get(state) ?? 0 })),
       },
@@ -80,7 +88,7 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
       },
       {
         name: 'settlement_transaction_replacements_total',
-        help: 'Stuck transactions replaced with the same nonce and higher fees.',
+        help: 'Stuck transactions replaced with the same nonce and higher fees (counted again once 100 times its last count has passed).',
         type: 'counter',
         samples: [{ value: replacements }],
       },

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 
-import { queryRows, withGenericPlan } from '@onramp/persistence';
+import { genericPlan, queryRows, withGenericPlan } from '@onramp/persistence';
 import { FxQuote, retryDelayMs, SettlementState } from '@onramp/settlement-domain';
 
 import { SETTLEMENT_SCHEMA } from '../config';
@@ -545,39 +545,68 @@ export async function recordMined(
   );
 }
 
-// What the metrics report of the settlements, read on each scrape (cheap counts, run side by side).
+// What the metrics report of the settlements, read on each scrape, side by side. Each count reads only
+// the rows it counts, through a partial index of them: the open ones (settlements_to_drive) and those
+// that ended unpaid (settlements_unpaid). Counted by state over the whole table, a scrape had read
+// every payout ever confirmed (180-200 ms at 1,000,000 settlements, on every replica at every
+// scrape). The CONFIRMED ones, the bulk, are countConfirmed's, counted less often (RecountedTotal).
+// With their generic plans, sequential scans off: the two with a parameter are named statements, and
+// a generic plan Postgres settles on while a new deployment has a handful of settlements would be
+// kept, reading the whole table once it has grown, until the next ANALYZE.
 export interface SettlementGauges {
-  byState: Array<{ state: string; n: number }>;
+  byState: Array<{ state: string; n: number }>; // every state but CONFIRMED (countConfirmed)
   underfunded: number; // PENDING, held by an empty hot wallet (last_error starts with the prefix)
   refused: number; // FAILED before signing by recipient screening (last_error starts with the prefix)
   oldestOpenAgeSeconds: number | null; // null: none open
 }
 
+const OPEN_STATES = `('PENDING', 'HELD', 'SIGNED', 'BROADCAST')`; // as settlements_to_drive is defined
+const UNPAID_STATES = `('FAILED', 'CANCELLED')`; // as settlements_unpaid is defined
+
 export async function readSettlementGauges(
   manager: EntityManager,
   prefixes: { underfunded: string; refused: string },
 ): Promise<SettlementGauges> {
-  const [byState, [held], [open], [screening]] = await Promise.all([
-    manager.query<Array<{ state: string; n: number }>>(
-      `SELECT state, count(*)::int AS n FROM ${SETTLEMENTS} GROUP BY state`,
+  const db = genericPlan(manager);
+  const [byState, [held], [open], [screening]] = (await Promise.all([
+    db.query(
+      `SELECT state, count(*)::int AS n FROM ${SETTLEMENTS} WHERE state IN ${OPEN_STATES} GROUP BY state
+       UNION ALL
+       SELECT state, count(*)::int AS n FROM ${SETTLEMENTS} WHERE state IN ${UNPAID_STATES} GROUP BY state`,
     ),
-    manager.query<Array<{ n: number }>>(
+    db.query(
       `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'PENDING' AND starts_with(last_error, $1)`,
       [prefixes.underfunded],
     ),
-    manager.query<Array<{ age: number | null }>>(
+    db.query(
       `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM ${SETTLEMENTS}
-       WHERE state IN ('PENDING', 'HELD', 'SIGNED', 'BROADCAST')`,
+       WHERE state IN ${OPEN_STATES}`,
     ),
-    manager.query<Array<{ n: number }>>(
+    db.query(
       `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'FAILED' AND starts_with(last_error, $1)`,
       [prefixes.refused],
     ),
-  ]);
+  ])) as [
+    Array<{ state: string; n: number }>,
+    Array<{ n: number }>,
+    Array<{ age: number | null }>,
+    Array<{ n: number }>,
+  ];
   return {
     byState,
     underfunded: held?.n ?? 0,
     refused: screening?.n ?? 0,
     oldestOpenAgeSeconds: open?.age ?? null,
   };
+}
+
+// The CONFIRMED settlements: every payout ever made, so a read of most of the table; the metrics
+// count them again only now and then (RecountedTotal).
+export async function countConfirmed(manager: EntityManager): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    manager,
+    `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'CONFIRMED'`,
+    [],
+  );
+  return row?.n ?? 0;
 }
