@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { DataSource, EntityManager } from 'typeorm';
 
-import { openServiceDataSource } from '@onramp/persistence';
-import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
-
 import { SETTLEMENT_SCHEMA } from '../config';
-import { SERVICE_DATABASE } from '../database';
+import { openPlanTestDataSource } from '../testing/plan-test-data-source';
 import { lockInFlightWithTransactions, walletCommitments } from './settlement.repository';
 
 const SIGNER = '0x00000000000000000000000000000000000000a1';
@@ -76,16 +73,7 @@ describe("a signer's in-flight settlements, beside a backlog and a history (real
   };
 
   beforeAll(async () => {
-    ds = await openServiceDataSource({
-      url: await createDatabase(loadInfraConfig().databaseUrl as string),
-      schema: SETTLEMENT_SCHEMA,
-      entities: [],
-      migrations: SERVICE_DATABASE.migrations as Array<new () => object> as never,
-      // one connection: the prepared statements, and so their plans, are the connection's
-      poolSize: 1,
-    });
-    // the statistics stay those of a new deployment until the test asks for an ANALYZE
-    await ds.query(`ALTER TABLE settlement.settlements SET (autovacuum_enabled = false)`);
+    ds = await openPlanTestDataSource(); // one connection, autovacuum off: plans made on a handful of rows
     await insert('CONFIRMED', 2, SIGNER, 0);
     await insert('BROADCAST', 2, SIGNER, 2);
     await insert('PENDING', 1, null, 0);

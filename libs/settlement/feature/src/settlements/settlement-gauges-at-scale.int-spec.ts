@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { DataSource } from 'typeorm';
 
-import { openServiceDataSource } from '@onramp/persistence';
-import { createDatabase, loadInfraConfig } from '@onramp/platform-infra';
-
 import { SETTLEMENT_SCHEMA } from '../config';
-import { SERVICE_DATABASE } from '../database';
+import { openPlanTestDataSource } from '../testing/plan-test-data-source';
 import { countConfirmed, readSettlementGauges } from './settlement.repository';
 
 const SIGNER = '0x00000000000000000000000000000000000000a1';
@@ -49,16 +46,7 @@ describe('the settlement gauges, beside a history of payouts (real Postgres)', (
   };
 
   beforeAll(async () => {
-    ds = await openServiceDataSource({
-      url: await createDatabase(loadInfraConfig().databaseUrl as string),
-      schema: SETTLEMENT_SCHEMA,
-      entities: [],
-      migrations: SERVICE_DATABASE.migrations as Array<new () => object> as never,
-      // one connection: the prepared statements, their plans and the statistics are the connection's
-      poolSize: 1,
-    });
-    // the statistics stay those of a new deployment: the plans are made on a handful of rows
-    await ds.query(`ALTER TABLE settlement.settlements SET (autovacuum_enabled = false)`);
+    ds = await openPlanTestDataSource(); // one connection, autovacuum off: plans made on a handful of rows
     await insert('CONFIRMED', 2, true);
     await insert('PENDING', 1, false);
     await ds.query('VACUUM (ANALYZE) settlement.settlements');
