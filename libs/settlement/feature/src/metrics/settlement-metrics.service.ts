@@ -20,9 +20,9 @@ type Metric = MetricFamily;
 // What an operator alerts on: orders held by an empty hot wallet, each signer's balances, in-flight
 // count, next nonce and lease holder, stuck transactions being replaced, work that is not moving.
 // Read from the database and the chain on each scrape (a handful of queries, each reading only the
-// rows it counts), so every worker instance reports the same numbers; the CONFIRMED total, a read of
-// most of the table, and the replacements, one of all the transactions, are counted again only now
-// and then (RecountedTotal).
+// rows it counts), so every worker instance reports the same numbers; the CONFIRMED total and the
+// replacements, each a read of most of its table, are counted again only now and then once they
+// cost 50 ms or more (RecountedTotal).
 // A collector of the process's metrics registry: GET /metrics (MetricsController) shows them beside
 // the HTTP, messaging and webhook metrics.
 @Injectable()
@@ -64,7 +64,7 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
     return [
       {
         name: 'settlement_settlements',
-        help: 'Settlements by state (CONFIRMED counted again once 100 times its last count has passed).',
+        help: 'Settlements by state (a CONFIRMED count that took 50 ms or more is reported for 100 times as long).',
         type: 'gauge',
         samples: SETTLEMENT_STATES.map((state) => ({ labels: { state }, value: count.get(state) ?? 0 })),
       },
@@ -88,7 +88,7 @@ export class SettlementMetrics implements OnModuleInit, OnModuleDestroy {
       },
       {
         name: 'settlement_transaction_replacements_total',
-        help: 'Stuck transactions replaced with the same nonce and higher fees (counted again once 100 times its last count has passed).',
+        help: 'Stuck transactions replaced with the same nonce and higher fees (a count that took 50 ms or more is reported for 100 times as long).',
         type: 'counter',
         samples: [{ value: replacements }],
       },
