@@ -93,8 +93,11 @@ describe('chain-settlement on the local development chain (integration, own anvi
     expect(await t.transactions(data.orderUuid)).toHaveLength(1);
 
     await setNonce(nonce);
-    // the race's state: taken, not mined, not counted as pending
-    expect([await nonceOf('latest'), await nonceOf('pending')]).toEqual([nonce, nonce]);
+    // the race's state: taken, not mined, not counted as pending; unless the worker's stall check
+    // came first (a busy machine: a rehearsal of CI saw it once), whose successor, stored before it
+    // is sent, is then what the node counts
+    expect(await nonceOf('latest')).toBe(nonce);
+    if ((await nonceOf('pending')) !== nonce) expect(await t.transactions(data.orderUuid)).toHaveLength(2);
     expect(await chain.provider.getTransactionReceipt(held?.tx_hash as string)).toBeNull();
 
     const event = await h.collector.waitFor(Topics.TransferSucceeded, data.orderUuid, 20_000);
