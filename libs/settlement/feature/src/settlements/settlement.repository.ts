@@ -568,30 +568,29 @@ export async function readSettlementGauges(
   prefixes: { underfunded: string; refused: string },
 ): Promise<SettlementGauges> {
   const db = genericPlan(manager);
-  const [byState, [held], [open], [screening]] = (await Promise.all([
-    db.query(
+  const [byState, [held], [open], [screening]] = await Promise.all([
+    queryRows<{ state: string; n: number }>(
+      db,
       `SELECT state, count(*)::int AS n FROM ${SETTLEMENTS} WHERE state IN ${OPEN_STATES} GROUP BY state
        UNION ALL
        SELECT state, count(*)::int AS n FROM ${SETTLEMENTS} WHERE state IN ${UNPAID_STATES} GROUP BY state`,
     ),
-    db.query(
+    queryRows<{ n: number }>(
+      db,
       `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'PENDING' AND starts_with(last_error, $1)`,
       [prefixes.underfunded],
     ),
-    db.query(
+    queryRows<{ age: number | null }>(
+      db,
       `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM ${SETTLEMENTS}
        WHERE state IN ${OPEN_STATES}`,
     ),
-    db.query(
+    queryRows<{ n: number }>(
+      db,
       `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'FAILED' AND starts_with(last_error, $1)`,
       [prefixes.refused],
     ),
-  ])) as [
-    Array<{ state: string; n: number }>,
-    Array<{ n: number }>,
-    Array<{ age: number | null }>,
-    Array<{ n: number }>,
-  ];
+  ]);
   return {
     byState,
     underfunded: held?.n ?? 0,
@@ -606,7 +605,6 @@ export async function countConfirmed(manager: EntityManager): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     manager,
     `SELECT count(*)::int AS n FROM ${SETTLEMENTS} WHERE state = 'CONFIRMED'`,
-    [],
   );
   return row?.n ?? 0;
 }
